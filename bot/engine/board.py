@@ -1,0 +1,194 @@
+"""An unbounded board that stays fast: pieces found by square and by line.
+
+Squares hold any number of pieces (a collision leaves several on one square until they are
+annihilated). Besides the square map the board keeps, for every line direction it has been asked
+about, a sorted index of the occupied squares on each line. Walking a ray therefore costs in the
+number of pieces on its line, never in the distance: a rook on (-384,-12) finds the piece on
+(10000,-12) in one bisection.
+
+Line directions are indexed lazily: the four chess lines from the start, any other (a nightrider's
+(2,1), say) the first time a ray needs it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right, insort
+from math import gcd
+from typing import Iterable, Iterator
+
+from .model import Piece, Square
+
+__all__ = ["Board", "Bounds"]
+
+Bounds = tuple[tuple[int, int], tuple[int, int]]  # ((xmin, ymin), (xmax, ymax)), inclusive
+
+_CHESS_LINES = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+
+def _line_direction(step: tuple[int, int]) -> tuple[tuple[int, int], int]:
+    """The canonical primitive direction of a step and the step's signed length along it."""
+    dx, dy = step
+    g = gcd(dx, dy)
+    ux, uy = dx // g, dy // g
+    if ux < 0 or (ux == 0 and uy < 0):
+        return (-ux, -uy), -g
+    return (ux, uy), g
+
+
+class Board:
+    """Pieces by id, by square and by line. Mutable; :meth:`copy` before changing a shared one."""
+
+    __slots__ = ("bounds", "_pieces", "_at", "_lines")
+
+    def __init__(self, pieces: Iterable[Piece] = (), bounds: Bounds | None = None) -> None:
+        self.bounds = bounds
+        self._pieces: dict[int, Piece] = {}
+        self._at: dict[Square, list[int]] = {}
+        # direction -> line key -> sorted positions along the line of occupied squares
+        self._lines: dict[tuple[int, int], dict[int, list[int]]] = {d: {} for d in _CHESS_LINES}
+        for piece in pieces:
+            self.add(piece)
+
+    # ----------------------------------------------------------------- queries
+    def __len__(self) -> int:
+        return len(self._pieces)
+
+    def __iter__(self) -> Iterator[Piece]:
+        return iter(self._pieces.values())
+
+    def __contains__(self, piece_id: int) -> bool:
+        return piece_id in self._pieces
+
+    def get(self, piece_id: int) -> Piece:
+        return self._pieces[piece_id]
+
+    def at(self, square: Square) -> tuple[Piece, ...]:
+        """Every piece on a square (usually none or one; several after a collision)."""
+        ids = self._at.get(square)
+        if not ids:
+            return ()
+        return tuple(self._pieces[i] for i in ids)
+
+    def occupied(self, square: Square) -> bool:
+        return square in self._at
+
+    def squares(self) -> Iterable[Square]:
+        return self._at.keys()
+
+    def in_bounds(self, square: Square) -> bool:
+        if self.bounds is None:
+            return True
+        (x0, y0), (x1, y1) = self.bounds
+        return x0 <= square[0] <= x1 and y0 <= square[1] <= y1
+
+    def occupied_along(self, origin: Square, step: tuple[int, int], limit: int | None = None
+                       ) -> Iterator[tuple[int, Square]]:
+        """Occupied squares ``origin + k*step`` for k = 1, 2, ... in order, as ``(k, square)``.
+
+        Uses the line index, so the cost grows with the pieces on the line, not the distance.
+        Squares between multiples of ``step`` (a nightrider's or a dabbaba-rider's leaps) are
+        skipped. ``limit`` caps k.
+        """
+        direction, length = _line_direction(step)
+        ux, uy = direction
+        norm = ux * ux + uy * uy
+        index = self._line_index(direction)
+        x, y = origin
+        positions = index.get(uy * x - ux * y)
+        if not positions:
+            return
+        start = ux * x + uy * y
+        stride = length * norm  # signed change of position per step
+        if stride > 0:
+            i = bisect_right(positions, start)
+            while i < len(positions):
+                delta = positions[i] - start
+                k, rest = divmod(delta, stride)
+                if limit is not None and k > limit:
+                    return
+                if rest == 0:
+                    yield k, (x + k * step[0], y + k * step[1])
+                i += 1
+        else:
+            i = bisect_left(positions, start) - 1
+            while i >= 0:
+                delta = positions[i] - start
+                k, rest = divmod(delta, stride)
+                if limit is not None and k > limit:
+                    return
+                if rest == 0:
+                    yield k, (x + k * step[0], y + k * step[1])
+                i -= 1
+
+    def bounding_box(self) -> Bounds | None:
+        """The smallest box holding every piece, or None for an empty board."""
+        if not self._at:
+            return None
+        xs = [s[0] for s in self._at]
+        ys = [s[1] for s in self._at]
+        return (min(xs), min(ys)), (max(xs), max(ys))
+
+    # ----------------------------------------------------------------- changes
+    def add(self, piece: Piece) -> None:
+        if piece.id in self._pieces:
+            raise ValueError(f"piece id {piece.id} is already on the board")
+        self._pieces[piece.id] = piece
+        ids = self._at.get(piece.square)
+        if ids is None:
+            self._at[piece.square] = [piece.id]
+            self._index_square(piece.square)
+        else:
+            ids.append(piece.id)
+
+    def remove(self, piece_id: int) -> Piece:
+        piece = self._pieces.pop(piece_id)
+        ids = self._at[piece.square]
+        ids.remove(piece_id)
+        if not ids:
+            del self._at[piece.square]
+            self._unindex_square(piece.square)
+        return piece
+
+    def replace(self, piece: Piece) -> None:
+        """Store a changed version of a piece (same id), moving it if its square changed."""
+        old = self._pieces[piece.id]
+        if old.square == piece.square:
+            self._pieces[piece.id] = piece
+        else:
+            self.remove(piece.id)
+            self.add(piece)
+
+    def copy(self) -> "Board":
+        other = Board.__new__(Board)
+        other.bounds = self.bounds
+        other._pieces = dict(self._pieces)
+        other._at = {s: list(ids) for s, ids in self._at.items()}
+        other._lines = {d: {k: list(v) for k, v in lines.items()} for d, lines in self._lines.items()}
+        return other
+
+    # ----------------------------------------------------------------- line index
+    def _line_index(self, direction: tuple[int, int]) -> dict[int, list[int]]:
+        index = self._lines.get(direction)
+        if index is None:
+            index = {}
+            ux, uy = direction
+            for (x, y) in self._at:
+                index.setdefault(uy * x - ux * y, []).append(ux * x + uy * y)
+            for positions in index.values():
+                positions.sort()
+            self._lines[direction] = index
+        return index
+
+    def _index_square(self, square: Square) -> None:
+        x, y = square
+        for (ux, uy), index in self._lines.items():
+            insort(index.setdefault(uy * x - ux * y, []), ux * x + uy * y)
+
+    def _unindex_square(self, square: Square) -> None:
+        x, y = square
+        for (ux, uy), index in self._lines.items():
+            key = uy * x - ux * y
+            positions = index[key]
+            positions.pop(bisect_left(positions, ux * x + uy * y))
+            if not positions:
+                del index[key]

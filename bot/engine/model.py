@@ -1,0 +1,78 @@
+"""Value types shared by the whole engine: squares, pieces and players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+__all__ = ["Square", "Piece", "Player", "CHECK_STATES", "PLAYER_STATUSES", "format_square", "format_amount",
+           "COORDINATE_LIMIT"]
+
+Square = tuple[int, int]
+
+#: D1: any coordinate beyond this in absolute value is refused as input, whatever the ruleset.
+COORDINATE_LIMIT = 1_000_000
+
+CHECK_STATES = ("none", "fresh", "capturable", "spent")
+PLAYER_STATUSES = ("active", "eliminated", "resigned")
+
+
+def format_square(square: Square) -> str:
+    """Squares are printed exactly as they are typed in orders: ``(x,y)``, no space."""
+    return f"({square[0]},{square[1]})"
+
+
+def format_amount(value: Fraction | int) -> str:
+    """Balances and costs: whole numbers plainly, halves as ``5.5`` (exact arithmetic, RULES 3.1)."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    if value.denominator == 2:
+        whole = abs(value.numerator) // 2
+        sign = "-" if value < 0 else ""
+        return f"{sign}{whole}.5"
+    return f"{float(value):.2f}"
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A piece on the board. ``id`` is a handle only: no rule may depend on its value."""
+
+    id: int
+    kind: str                       # the primary letter in the ruleset's piece table
+    owner: str | None               # None: neutral (obstacle, void, power-up, bonus piece)
+    square: Square
+    check: str = "none"             # none | fresh | capturable | spent (RULES 3.2)
+    disabled: bool = False          # generated in this or the previous update
+    moved: bool = False             # has ever moved
+    energy: bool = False            # a pawn promoted to energy (rainbow aura)
+    spirit: bool = False            # hosts its owner's spirit
+    carrying: str | None = None     # the kind a harpy carries
+    carrying_since: int | None = None
+    fade: int = 0                   # megachess fade counter
+    step_used: bool = False         # megachess bishop's one-time orthogonal step spent
+    placed: int | None = None       # update in which the piece was placed
+
+    def at(self, square: Square) -> "Piece":
+        return replace(self, square=square)
+
+    @property
+    def canonical_key(self) -> tuple:
+        """Canonical order (INTERFACES.md): owner name, then x, then y, then kind letter."""
+        return (self.owner or "", self.square[0], self.square[1], self.kind)
+
+
+@dataclass(slots=True)
+class Player:
+    """A player of one game. Balances are exact (halves happen: Spirit 5.5)."""
+
+    name: str
+    colour: str
+    balance: Fraction = Fraction(0)
+    captured: Fraction = Fraction(0)
+    status: str = "active"
+    team: str | None = None
+    king_lost_at: int | None = None
+    king_lost_square: Square | None = None
+    rejoin_after: int | None = None
+    pending: tuple[str, ...] = field(default_factory=tuple)

@@ -1,0 +1,370 @@
+"""Scenario files (SCENARIOS.md): one update written down as a position, orders and expectations.
+
+:func:`load_scenario` reads and checks a file strictly: an unknown key, a value of the wrong type or
+a piece kind missing from the ruleset raises :class:`ScenarioError`, naming the file, the line and
+what is wrong, so a typo never passes silently.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from .model import CHECK_STATES, PLAYER_STATUSES, Player, Square
+from .ruleset import Ruleset, RulesetError, load_preset, load_ruleset
+from .state import ActiveEvent, GameState, LastMove, PowerUp
+
+__all__ = ["Scenario", "ScenarioError", "load_scenario"]
+
+_TOP_KEYS = {"ruleset", "update", "seed", "description", "board", "players", "pieces", "orders", "expect"}
+_BOARD_KEYS = {"bounds", "implosions", "moved_last_update", "length", "events", "past_events", "powerups", "marked"}
+_PLAYER_KEYS = {"name", "colour", "balance", "captured", "team", "king_lost_at", "king_lost_square", "status",
+                "rejoin_after", "pending"}
+_PIECE_KEYS = {"owner", "kind", "at", "check", "disabled", "moved", "energy", "spirit", "carrying", "fade",
+               "step_used", "placed", "carrying_since"}
+_EXPECT_KEYS = {"pieces", "balances", "captured", "refused", "implosions", "eliminated", "events", "past_events",
+                "powerups", "marked", "status", "winner", "report"}
+_EXPECT_PIECE_KEYS = _PIECE_KEYS
+_POWERUP_KINDS = ("new", "upgrade", "king")
+
+
+class ScenarioError(ValueError):
+    """A malformed scenario file: the message names the file, the line (when known) and the problem."""
+
+    def __init__(self, path: str, problem: str, line: int | None = None) -> None:
+        self.path, self.problem, self.line = path, problem, line
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {problem}")
+
+
+@dataclass(slots=True)
+class Scenario:
+    path: str
+    ruleset: Ruleset
+    state: GameState
+    seed: int
+    description: str
+    orders: dict[str, list[str]]
+    expect: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def update(self) -> int:
+        return self.state.update
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    path = Path(path)
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(name, f"cannot be read: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None)
+        if line is None:
+            m = re.search(r"line (\d+)", str(exc))
+            line = int(m.group(1)) if m else None
+        raise ScenarioError(name, f"not valid TOML: {exc}", line) from None
+    return _Loader(name, text, path.parent).scenario(data)
+
+
+class _Loader:
+    def __init__(self, path: str, text: str, folder: Path) -> None:
+        self.path, self.lines, self.folder = path, text.splitlines(), folder
+
+    # ---------------------------------------------------------------- errors with lines
+    def fail(self, problem: str, key: str | None = None, table: str | None = None) -> ScenarioError:
+        return ScenarioError(self.path, problem, self.line_of(key, table))
+
+    def line_of(self, key: str | None, table: str | None) -> int | None:
+        """Best effort: the first line assigning ``key`` after the header of ``table``."""
+        start = 0
+        if table:
+            header = re.compile(r"^\s*\[\[?\s*" + re.escape(table) + r"\s*\]\]?\s*$")
+            start = next((i for i, line in enumerate(self.lines) if header.match(line)), 0)
+        if key is None:
+            return start + 1 if table else None
+        pattern = re.compile(r"^\s*\"?" + re.escape(key) + r"\"?\s*=|[{,]\s*" + re.escape(key) + r"\s*=")
+        for i in range(start, len(self.lines)):
+            if pattern.search(self.lines[i]):
+                return i + 1
+        return start + 1 if table else None
+
+    def unknown(self, table: dict, known: set[str], where: str) -> None:
+        for key in table:
+            if key not in known:
+                label = f"[{where}] " if where else ""
+                raise self.fail(f"unknown key {label}{key!r} (known: {', '.join(sorted(known))})", key,
+                                where or None)
+
+    # ---------------------------------------------------------------- typed values
+    def integer(self, value: Any, key: str, where: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"{where}{key} must be a whole number, not {value!r}", key)
+        return value
+
+    def number(self, value: Any, key: str, where: str) -> Fraction:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(f"{where}{key} must be a number, not {value!r}", key)
+        return Fraction(str(value))
+
+    def boolean(self, value: Any, key: str, where: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(f"{where}{key} must be true or false, not {value!r}", key)
+        return value
+
+    def string(self, value: Any, key: str, where: str) -> str:
+        if not isinstance(value, str):
+            raise self.fail(f"{where}{key} must be a string, not {value!r}", key)
+        return value
+
+    def square(self, value: Any, key: str, where: str) -> Square:
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            raise self.fail(f"{where}{key} must be a square [x, y], not {value!r}", key)
+        return value[0], value[1]
+
+    def squares(self, value: Any, key: str, where: str) -> list[Square]:
+        if not isinstance(value, list):
+            raise self.fail(f"{where}{key} must be a list of squares [[x, y], ...]", key)
+        return [self.square(v, key, where) for v in value]
+
+    def tables(self, value: Any, key: str) -> list[dict]:
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise self.fail(f"{key} must be an array of tables ([[{key}]])", key)
+        return value
+
+    # ---------------------------------------------------------------- the file
+    def scenario(self, data: dict) -> Scenario:
+        self.unknown(data, _TOP_KEYS, "")
+        ruleset = self.ruleset(data.get("ruleset"))
+        update = self.integer(data.get("update", 1), "update", "")
+        seed = self.integer(data.get("seed", 0), "seed", "")
+        description = self.string(data.get("description", ""), "description", "")
+        board = data.get("board", {})
+        if not isinstance(board, dict):
+            raise self.fail("[board] must be a table", "board")
+        self.unknown(board, _BOARD_KEYS, "board")
+        players = [self.player(i, t) for i, t in enumerate(self.tables(data.get("players", []), "players"))]
+        names = [p.name for p in players]
+        if len(set(names)) != len(names):
+            raise self.fail("two [[players]] share a name", "name", "players")
+        pieces = [self.piece(t, ruleset, set(names)) for t in self.tables(data.get("pieces", []), "pieces")]
+        bounds = None
+        if "bounds" in board:
+            corners = self.squares(board["bounds"], "bounds", "[board] ")
+            if len(corners) != 2 or corners[0][0] > corners[1][0] or corners[0][1] > corners[1][1]:
+                raise self.fail("[board] bounds must be [[xmin, ymin], [xmax, ymax]]", "bounds", "board")
+            bounds = (corners[0], corners[1])
+        state = GameState.build(ruleset, pieces, players, bounds=bounds, update=update,
+                                **self.board_memory(board, ruleset))
+        orders = self.orders(data.get("orders", {}), set(names))
+        expect = self.expect(data.get("expect", {}), ruleset, set(names))
+        return Scenario(self.path, ruleset, state, seed, description, orders, expect)
+
+    def ruleset(self, value: Any) -> Ruleset:
+        if value is None:
+            raise self.fail("missing key 'ruleset' (a preset name such as \"neisg\", or a path to a ruleset file)")
+        value = self.string(value, "ruleset", "")
+        try:
+            if value.endswith(".toml") or "/" in value:
+                candidate = Path(value)
+                if not candidate.is_absolute():
+                    candidate = self.folder / candidate
+                return load_ruleset(candidate)
+            return load_preset(value)
+        except RulesetError as exc:
+            raise self.fail(f"ruleset: {exc}", "ruleset") from None
+
+    def board_memory(self, board: dict, ruleset: Ruleset) -> dict:
+        out: dict[str, Any] = {}
+        w = "[board] "
+        if "implosions" in board:
+            out["implosions"] = frozenset(self.squares(board["implosions"], "implosions", w))
+        if "moved_last_update" in board:
+            moves = []
+            for item in self.tables(board["moved_last_update"], "moved_last_update"):
+                self.unknown(item, {"from", "to"}, "board")
+                if "from" not in item or "to" not in item:
+                    raise self.fail("moved_last_update entries need `from` and `to`", "moved_last_update", "board")
+                moves.append(LastMove(self.square(item["from"], "from", w), self.square(item["to"], "to", w)))
+            out["moved_last_update"] = tuple(moves)
+        if "length" in board:
+            out["length"] = self.integer(board["length"], "length", w)
+        if "events" in board:
+            events = []
+            for item in self.tables(board["events"], "events"):
+                self.unknown(item, {"name", "started"}, "board")
+                name = self.event_name(item.get("name"), ruleset, "events")
+                events.append(ActiveEvent(name, self.integer(item.get("started"), "started", w)))
+            out["events"] = tuple(events)
+        if "past_events" in board:
+            values = board["past_events"]
+            if not isinstance(values, list):
+                raise self.fail("[board] past_events must be a list of event names", "past_events", "board")
+            out["past_events"] = tuple(self.event_name(v, ruleset, "past_events") for v in values)
+        if "powerups" in board:
+            out["powerups"] = tuple(self.powerup(t, ruleset) for t in self.tables(board["powerups"], "powerups"))
+        if "marked" in board:
+            out["marked"] = tuple(self.squares(board["marked"], "marked", w))
+        return out
+
+    def event_name(self, value: Any, ruleset: Ruleset, key: str) -> str:
+        name = self.string(value, key, "[board] ")
+        if ruleset.events.pool and name not in ruleset.events.pool:
+            raise self.fail(f"unknown event {name!r} (the {ruleset.name} pool: {', '.join(ruleset.events.pool)})", key)
+        return name
+
+    def powerup(self, item: dict, ruleset: Ruleset) -> PowerUp:
+        self.unknown(item, {"kind", "piece", "at"}, "board")
+        kind = self.string(item.get("kind"), "kind", "power-up ")
+        if kind not in _POWERUP_KINDS:
+            raise self.fail(f"power-up kind must be one of {', '.join(_POWERUP_KINDS)}, not {kind!r}", "kind")
+        piece = item.get("piece")
+        if piece is not None and piece not in ruleset.pieces:
+            raise self.fail(f"unknown piece kind {piece!r} in a power-up", "piece")
+        return PowerUp(kind, self.square(item.get("at"), "at", "power-up "), piece)
+
+    def player(self, index: int, table: dict) -> Player:
+        self.unknown(table, _PLAYER_KEYS, "players")
+        w = "[[players]] "
+        if "name" not in table:
+            raise self.fail(f"player {index + 1} has no name", None, "players")
+        name = self.string(table["name"], "name", w)
+        status = self.string(table.get("status", "active"), "status", w)
+        if status not in PLAYER_STATUSES:
+            raise self.fail(f"status must be one of {', '.join(PLAYER_STATUSES)}, not {status!r}", "status")
+        pending = table.get("pending", [])
+        if not isinstance(pending, list) or not all(isinstance(v, str) for v in pending):
+            raise self.fail("pending must be a list of piece letters", "pending")
+        return Player(
+            name=name,
+            colour=self.string(table.get("colour", name), "colour", w),
+            balance=self.number(table.get("balance", 0), "balance", w),
+            captured=self.number(table.get("captured", 0), "captured", w),
+            status=status,
+            team=self.string(table["team"], "team", w) if "team" in table else None,
+            king_lost_at=self.integer(table["king_lost_at"], "king_lost_at", w) if "king_lost_at" in table else None,
+            king_lost_square=self.square(table["king_lost_square"], "king_lost_square", w)
+            if "king_lost_square" in table else None,
+            rejoin_after=self.integer(table["rejoin_after"], "rejoin_after", w) if "rejoin_after" in table else None,
+            pending=tuple(pending),
+        )
+
+    def piece(self, table: dict, ruleset: Ruleset, names: set[str]) -> dict:
+        self.unknown(table, _PIECE_KEYS, "pieces")
+        spec = self.piece_fields(table, ruleset, names, "[[pieces]] ")
+        for required in ("kind", "square"):
+            if required not in spec:
+                raise self.fail(f"a piece needs `{'at' if required == 'square' else required}`", None, "pieces")
+        return spec
+
+    def piece_fields(self, table: dict, ruleset: Ruleset, names: set[str], w: str) -> dict:
+        spec: dict[str, Any] = {}
+        if "owner" in table:
+            owner = self.string(table["owner"], "owner", w)
+            if owner not in names:
+                raise self.fail(f"piece owner {owner!r} is not a player of this scenario", "owner")
+            spec["owner"] = owner
+        else:
+            spec["owner"] = None
+        if "kind" in table:
+            kind = self.string(table["kind"], "kind", w)
+            if kind not in ruleset.pieces:
+                raise self.fail(f"unknown piece kind {kind!r} (the {ruleset.name} letters: {' '.join(ruleset.letters)})",
+                                "kind")
+            spec["kind"] = kind
+        if "at" in table:
+            spec["square"] = self.square(table["at"], "at", w)
+        if "check" in table:
+            check = self.string(table["check"], "check", w)
+            if check not in CHECK_STATES:
+                raise self.fail(f"check must be one of {', '.join(CHECK_STATES)}, not {check!r}", "check")
+            spec["check"] = check
+        for key in ("disabled", "moved", "energy", "spirit", "step_used"):
+            if key in table:
+                spec[key] = self.boolean(table[key], key, w)
+        for key in ("fade", "placed", "carrying_since"):
+            if key in table:
+                spec[key] = self.integer(table[key], key, w)
+        if "carrying" in table:
+            carrying = self.string(table["carrying"], "carrying", w)
+            if carrying not in ruleset.pieces:
+                raise self.fail(f"unknown piece kind {carrying!r} carried", "carrying")
+            spec["carrying"] = carrying
+        return spec
+
+    def orders(self, table: Any, names: set[str]) -> dict[str, list[str]]:
+        if not isinstance(table, dict):
+            raise self.fail("[orders] must be a table of player = \"order\"", "orders")
+        orders: dict[str, list[str]] = {}
+        for name, value in table.items():
+            if name not in names:
+                raise self.fail(f"[orders] names {name!r}, who is not a player of this scenario", name, "orders")
+            if isinstance(value, str):
+                orders[name] = [value]
+            elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+                orders[name] = list(value)
+            else:
+                raise self.fail(f"the order of {name!r} must be a string or a list of strings", name, "orders")
+        return orders
+
+    def expect(self, table: Any, ruleset: Ruleset, names: set[str]) -> dict[str, Any]:
+        if not isinstance(table, dict):
+            raise self.fail("[expect] must be a table", "expect")
+        self.unknown(table, _EXPECT_KEYS, "expect")
+        out: dict[str, Any] = {}
+        w = "[expect] "
+        for key, value in table.items():
+            if key == "pieces":
+                pieces = []
+                for item in (value if isinstance(value, list) else [None]):
+                    if not isinstance(item, dict):
+                        raise self.fail("[expect] pieces must be a list of tables", "pieces", "expect")
+                    self.unknown(item, _EXPECT_PIECE_KEYS, "expect")
+                    spec = self.piece_fields(item, ruleset, names, "[expect] piece ")
+                    if "kind" not in spec or "square" not in spec:
+                        raise self.fail("an expected piece needs `kind` and `at`", "pieces", "expect")
+                    spec["_fields"] = frozenset(item)
+                    pieces.append(spec)
+                out[key] = pieces
+            elif key in ("balances", "captured"):
+                out[key] = {self.player_name(n, names, key): self.number(v, n, w) for n, v in self.mapping(value, key).items()}
+            elif key == "refused":
+                out[key] = {self.player_name(n, names, key): self.string(v, n, w) for n, v in self.mapping(value, key).items()}
+            elif key == "status":
+                status = {}
+                for n, v in self.mapping(value, key).items():
+                    v = self.string(v, n, w)
+                    if v not in PLAYER_STATUSES:
+                        raise self.fail(f"status must be one of {', '.join(PLAYER_STATUSES)}, not {v!r}", n, "expect")
+                    status[self.player_name(n, names, key)] = v
+                out[key] = status
+            elif key in ("implosions", "marked"):
+                out[key] = sorted(self.squares(value, key, w))
+            elif key in ("eliminated", "winner", "events", "past_events", "report"):
+                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                    raise self.fail(f"[expect] {key} must be a list of strings", key, "expect")
+                if key in ("eliminated", "winner"):
+                    for n in value:
+                        self.player_name(n, names, key)
+                out[key] = list(value)
+            elif key == "powerups":
+                out[key] = [self.powerup(t, ruleset) for t in self.tables(value, key)]
+        return out
+
+    def mapping(self, value: Any, key: str) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(f"[expect] {key} must be a table of player = value", key, "expect")
+        return value
+
+    def player_name(self, name: str, names: set[str], key: str) -> str:
+        if name not in names:
+            raise self.fail(f"[expect] {key} names {name!r}, who is not a player of this scenario", key, "expect")
+        return name
