@@ -10,6 +10,7 @@ import json
 import sys
 
 from .scenario import ScenarioError, load_scenario
+from .abilities import position_for
 from .validation import legal_destinations
 
 
@@ -19,11 +20,11 @@ def _moves(args: argparse.Namespace) -> int:
     except ScenarioError as exc:
         print(exc, file=sys.stderr)
         return 2
-    position = scenario.state.position(scenario.ruleset)
+    position = position_for(scenario.ruleset, scenario.state)
     pieces = sorted(scenario.state.board, key=lambda p: p.canonical_key)
     out = {"pieces": [
         {"at": list(p.square), "kind": p.kind, "owner": p.owner,
-         "dests": [list(s) for s in legal_destinations(position, p)]}
+         "dests": [list(s) for s in legal_destinations(position, p, state=scenario.state)]}
         for p in pieces
     ]}
     json.dump(out, sys.stdout)

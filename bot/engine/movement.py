@@ -29,7 +29,7 @@ __all__ = ["Position", "Reach", "destinations", "reach", "attackers", "attacks",
 DEFAULT_WINDOW = 32
 
 
-def _never(blocker: Piece, mover: Piece) -> bool:
+def _never(*pieces: Piece) -> bool:
     return False
 
 
@@ -37,16 +37,21 @@ def _never(blocker: Piece, mover: Piece) -> bool:
 class Position:
     """A board under a ruleset with the effects in force; the input of every movement query.
 
-    ``transparent(blocker, mover)`` says whether ``mover`` passes through ``blocker`` (witch,
-    spirits, Witch Trials); ``frozen`` pieces neither move nor attack; ``extra_rays`` adds moves to
-    kinds (an event such as Knights in Shining Armor); ``teams`` maps owners to teams where a
-    ruleset has them, so teammates are not enemies.
+    The effects are local questions, answered by looking around one piece, so that checking one
+    order on a 50,000-piece board never scans the board: ``transparent(blocker, mover)`` says
+    whether ``mover`` passes through ``blocker`` (witch, spirits, Witch Trials); ``frozen(piece)``
+    pieces neither move nor attack (zombie); ``protected(piece)`` pieces cannot be the target of a
+    capture attempt (angel). ``extra_rays`` adds moves to kinds (an event such as Knights in Shining
+    Armor); ``teams`` maps owners to teams where a ruleset has them, so teammates are not enemies.
+    ``bot.engine.abilities`` builds the effects of RULES.md section 8.
     """
 
     ruleset: Ruleset
     board: Board
-    frozen: frozenset[int] = frozenset()
+    frozen: Callable[[Piece], bool] = _never
     transparent: Callable[[Piece, Piece], bool] = _never
+    protected: Callable[[Piece], bool] = _never
+    passable: Callable[[Square], bool] = _never      # could any mover pass this square?
     extra_rays: Mapping[str, tuple[Ray, ...]] = field(default_factory=dict)
     teams: Mapping[str, str] = field(default_factory=dict)
     _rays_cache: dict = field(default_factory=dict, repr=False)
@@ -68,10 +73,10 @@ class Position:
     def can_capture(self, piece: Piece) -> bool:
         """Whether the piece may capture at all this update (RULES 3.1, 3.2, 8)."""
         return (self.kind(piece).captures and not piece.disabled and not piece.energy
-                and piece.id not in self.frozen)
+                and not self.frozen(piece))
 
     def can_move(self, piece: Piece) -> bool:
-        return piece.owner is not None and not piece.energy and piece.id not in self.frozen
+        return piece.owner is not None and not piece.energy and not self.frozen(piece)
 
     def rays(self, piece: Piece) -> tuple[Ray, ...]:
         """Every ray the piece may use now: its kind's, its once-in-a-life move, event extras."""
@@ -82,6 +87,10 @@ class Position:
             rays = [r for r in kind.movement.rays if not r.initial or not piece.moved]
             if kind.once is not None and not piece.step_used:
                 rays.extend(kind.once.rays)
+            if piece.spirit:  # a possessed host gains its spirit's moves (RULES 8)
+                for spirit in self.ruleset.pieces.values():
+                    if spirit.has("spirit"):
+                        rays.extend(r for r in spirit.movement.rays if r not in rays)
             rays.extend(self.extra_rays.get(piece.kind, ()))
             cached = self._rays_cache[key] = tuple(rays)
         return cached
@@ -227,7 +236,7 @@ def reach(position: Position, piece: Piece, target: Square) -> Reach:
         return Reach(False, reason="that square is outside the board")
     if piece.energy:
         return Reach(False, reason="an energy pawn cannot move (RULES 4)")
-    if piece.id in position.frozen:
+    if position.frozen(piece):
         return Reach(False, reason=f"the {kind.name.lower()} is frozen by a zombie this update (RULES 8)")
     relation = _occupant_relation(position, piece, target)
     if relation == "void":
@@ -333,8 +342,8 @@ def attackers(position: Position, square: Square, by: Callable[[Piece], bool] | 
                     continue
                 if any(r.capture and r.step == step and (r.range is None or r.range >= k) for r in position.rays(piece)):
                     found[piece.id] = piece
-            if position.transparent is _never:
-                break  # without transparency the first piece on the line blocks everyone behind it
+            if not position.passable(sq):
+                break  # the first piece no one can see through hides everything behind it
             seen_blockers.append(sq)
     return sorted(found.values(), key=lambda p: p.canonical_key)
 

@@ -1,0 +1,138 @@
+"""The abilities of RULES.md section 8 that change what pieces may do, as local effects.
+
+:func:`position_for` turns a game state into the :class:`~bot.engine.movement.Position` that every
+movement and validation question is asked on. Each effect is answered by looking only around the
+piece concerned, so checking one order on a 50,000-piece board stays in the microseconds:
+
+* transparency: a transparent piece (a witch, an unpossessing spirit) lets pieces of its own side
+  through; every piece next to a witch is transparent to the witch's side, but not to that witch
+  (D28); during Witch Trials every piece is transparent to its own side;
+* zombie: an enemy piece that the zombie's move could reach in P0 (path clear up to it) is frozen;
+* angel: a friendly piece next to a non-disabled angel cannot be targeted by a capture (D25).
+
+Disabled pieces provide none of these effects (RULES 8). A zombie's freezing is not an attack, so a
+frozen zombie still freezes (docs/rules/abilities.md).
+"""
+
+from __future__ import annotations
+
+from .model import Piece, Square
+from .movement import Position
+from .ruleset import Ruleset
+
+__all__ = ["position_for", "AbilityEffects", "WITCH_TRIALS"]
+
+WITCH_TRIALS = "Witch Trials"
+
+_NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+
+class AbilityEffects:
+    """The effects of section 8 on one position; answers are memoised per piece."""
+
+    def __init__(self, ruleset: Ruleset, position: Position, witch_trials: bool = False) -> None:
+        self.ruleset = ruleset
+        self.position = position
+        self.witch_trials = witch_trials
+        kinds = ruleset.pieces.values()
+        self.zombies = {k.letter: k for k in kinds if k.has("zombie")}
+        self.witches = {k.letter for k in kinds if k.has("witch")}
+        self.transparents = {k.letter for k in kinds if k.has("transparent") or k.has("witch") or k.has("spirit")}
+        self.angels = {k.letter for k in kinds if k.has("angel")}
+        self._frozen: dict[int, bool] = {}
+
+    def _same_side(self, a: Piece, b: Piece) -> bool:
+        return a.owner is not None and b.owner is not None and not self.position.enemies(a.owner, b.owner)
+
+    def transparent(self, blocker: Piece, mover: Piece) -> bool:
+        if blocker.id == mover.id:
+            return True
+        if not self._same_side(blocker, mover) and not self.witches:
+            return False
+        if self._same_side(blocker, mover):
+            if self.witch_trials:
+                return True
+            if blocker.kind in self.transparents and not blocker.disabled:
+                return True
+        if self.witches:
+            return self._next_to_witch_of(blocker.square, mover)
+        return False
+
+    def passable(self, square: Square) -> bool:
+        """Whether some mover could pass through this square (so attackers behind it count)."""
+        pieces = self.position.board.at(square)
+        if any(p.owner is None for p in pieces):
+            return False
+        if self.witch_trials:
+            return True
+        if all(p.kind in self.transparents and not p.disabled for p in pieces):
+            return True
+        return bool(self.witches) and self._next_to_any_witch(square)
+
+    def _next_to_any_witch(self, square: Square) -> bool:
+        x, y = square
+        board = self.position.board
+        return any(w.kind in self.witches and not w.disabled
+                   for dx, dy in _NEIGHBOURS for w in board.at((x + dx, y + dy)))
+
+    def _next_to_witch_of(self, square: Square, mover: Piece) -> bool:
+        """A piece next to a (non-disabled) witch is transparent to her side, except to her."""
+        x, y = square
+        board = self.position.board
+        for dx, dy in _NEIGHBOURS:
+            for witch in board.at((x + dx, y + dy)):
+                if (witch.kind in self.witches and not witch.disabled and witch.id != mover.id
+                        and self._same_side(witch, mover)):
+                    return True
+        return False
+
+    def frozen(self, piece: Piece) -> bool:
+        if not self.zombies or piece.owner is None:
+            return False
+        cached = self._frozen.get(piece.id)
+        if cached is None:
+            cached = self._frozen[piece.id] = self._find_freezer(piece)
+        return cached
+
+    def _find_freezer(self, piece: Piece) -> bool:
+        board = self.position.board
+        x, y = piece.square
+        for kind in self.zombies.values():
+            for ray in kind.movement.rays:
+                if not ray.move:
+                    continue
+                sx, sy = ray.step
+                for k in range(1, (ray.range or 1) + 1):
+                    for zombie in board.at((x - k * sx, y - k * sy)):
+                        if (zombie.kind == kind.letter and not zombie.disabled
+                                and self.position.enemies(zombie.owner, piece.owner)
+                                and self._clear_between(zombie, k, ray.step)):
+                            return True
+        return False
+
+    def _clear_between(self, mover: Piece, k: int, step: tuple[int, int]) -> bool:
+        x, y = mover.square
+        return not any(self.position.blocks((x + j * step[0], y + j * step[1]), mover) for j in range(1, k))
+
+    def protected(self, piece: Piece) -> bool:
+        """D25: next to a friendly non-disabled angel (Chebyshev 1); an angel never protects itself."""
+        if not self.angels or piece.owner is None:
+            return False
+        x, y = piece.square
+        board = self.position.board
+        return any(angel.kind in self.angels and not angel.disabled and angel.id != piece.id
+                   and self._same_side(angel, piece)
+                   for dx, dy in _NEIGHBOURS for angel in board.at((x + dx, y + dy)))
+
+
+def position_for(ruleset: Ruleset, state) -> Position:
+    """The position of ``state`` with every ability and event effect in force for the next update."""
+    position = state.position(ruleset)
+    active = {event.name for event in state.events}
+    effects = AbilityEffects(ruleset, position, witch_trials=WITCH_TRIALS in active)
+    if effects.transparents or effects.witch_trials:
+        position.transparent = effects.transparent
+        position.passable = effects.passable
+    position.frozen = effects.frozen
+    position.protected = effects.protected
+    return position

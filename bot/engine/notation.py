@@ -1,0 +1,409 @@
+"""Order notation (RULES.md section 2): parsing what players type and printing the canonical form.
+
+::
+
+    line     := action [ "else" action ]
+    action   := move | generate | resign
+    move     := LETTERS [ coord "-" ] coord [ promote ]
+    generate := "+" LETTERS coord
+    promote  := "=" LETTERS | "=energy" | "=to energy"
+    coord    := "(" INT "," INT ")"
+
+Several lines of one submission are separated by newlines or ``;``. Spaces are allowed anywhere.
+Parsing needs the ruleset only to read piece letters (D4: case-insensitive when unambiguous).
+
+Errors follow python-chess: :class:`OrderSyntaxError`, :class:`IllegalOrderError` and
+:class:`AmbiguousOrderError` all subclass :class:`OrderError` (a ``ValueError``) and carry the
+offending ``span`` of the text, the ``reason`` in plain words, the ``rule`` that refused it and a
+``hint`` showing how to write it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Union
+
+from .model import COORDINATE_LIMIT, Square, format_square
+from .ruleset import Ruleset
+
+__all__ = ["Move", "Generate", "Resign", "Action", "Line", "Submission", "OrderError", "OrderSyntaxError",
+           "IllegalOrderError", "AmbiguousOrderError", "parse_submission", "parse_line", "format_action",
+           "format_line", "format_submission", "ENERGY", "MAX_ORDER_LENGTH"]
+
+ENERGY = "energy"
+#: Longer texts are refused before parsing: no order needs more, and a bot must not chew on 100 KB.
+MAX_ORDER_LENGTH = 2000
+
+FORMAT_HINT = "write a move as N(x,y) or N(x1,y1)-(x2,y2), a generation as +N(x,y)"
+
+
+# ----------------------------------------------------------------------------- value types
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move of the piece ``letter``; ``origin`` is None in the short form until validation
+    resolves it (D5). ``promote`` is a letter or :data:`ENERGY`."""
+
+    letter: str
+    target: Square
+    origin: Square | None = None
+    promote: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Generate:
+    """``+X(x,y)``: a generation, a king placement (``+K``), a harpy's drop or an obstacle."""
+
+    letter: str
+    square: Square
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    pass
+
+
+Action = Union[Move, Generate, Resign]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One order line: an action and, optionally, its fallback (``A else B``)."""
+
+    action: Action
+    fallback: Action | None = None
+    span: tuple[int, int] = (0, 0)           # where the line stands in the submitted text
+    action_span: tuple[int, int] = (0, 0)
+    fallback_span: tuple[int, int] = (0, 0)
+
+    def __eq__(self, other: object) -> bool:   # spans are where, not what
+        return isinstance(other, Line) and (self.action, self.fallback) == (other.action, other.fallback)
+
+    def __hash__(self) -> int:
+        return hash((self.action, self.fallback))
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    lines: tuple[Line, ...]
+
+
+# ----------------------------------------------------------------------------- errors
+class OrderError(ValueError):
+    """An order that is refused. ``span`` is (start, end) in the submitted text."""
+
+    kind = "order"
+
+    def __init__(self, reason: str, text: str = "", span: tuple[int, int] | None = None, hint: str = "",
+                 rule: str = "") -> None:
+        self.reason, self.text, self.hint, self.rule = reason, text, hint, rule
+        self.span = span if span is not None else (0, len(text))
+        super().__init__(reason)
+
+    @property
+    def offending(self) -> str:
+        return self.text[self.span[0]:self.span[1]]
+
+    def describe(self) -> str:
+        """The refusal as a player reads it: the reason, the text with the offending part
+        underlined, and the hint."""
+        lines = [self.reason]
+        if self.text and "\n" not in self.text and len(self.text) <= 200:
+            start, end = self.span
+            lines.append(f"  {self.text}")
+            lines.append("  " + " " * start + "^" * max(1, end - start))
+        if self.hint:
+            lines.append(f"Hint: {self.hint}")
+        return "\n".join(lines)
+
+
+class OrderSyntaxError(OrderError):
+    """The text is not an order at all."""
+
+    kind = "syntax"
+
+
+class IllegalOrderError(OrderError):
+    """A well-formed order that the rules refuse."""
+
+    kind = "illegal"
+
+
+class AmbiguousOrderError(OrderError):
+    """A short form that several pieces could play (D5); ``candidates`` are their squares."""
+
+    kind = "ambiguous"
+
+    def __init__(self, reason: str, text: str = "", span: tuple[int, int] | None = None, hint: str = "",
+                 rule: str = "D5", candidates: tuple[Square, ...] = ()) -> None:
+        super().__init__(reason, text, span, hint, rule)
+        self.candidates = candidates
+
+
+# ----------------------------------------------------------------------------- printing
+def format_action(action: Action) -> str:
+    """The canonical form (INTERFACES.md): long form, no spaces, the primary letter."""
+    if isinstance(action, Resign):
+        return "resign"
+    if isinstance(action, Generate):
+        return f"+{action.letter}{format_square(action.square)}"
+    text = action.letter
+    if action.origin is not None:
+        text += format_square(action.origin) + "-"
+    text += format_square(action.target)
+    if action.promote:
+        text += f"={action.promote}"
+    return text
+
+
+def format_line(line: Line) -> str:
+    if line.fallback is None:
+        return format_action(line.action)
+    return f"{format_action(line.action)} else {format_action(line.fallback)}"
+
+
+def format_submission(submission: Submission) -> str:
+    return "; ".join(format_line(line) for line in submission.lines)
+
+
+# ----------------------------------------------------------------------------- parsing
+# Look-alike characters players paste from phones and chat clients, mapped one to one so that
+# spans still point at the right place.
+_TRANSLATE = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\uff08": "(", "\uff09": ")",
+                            "\uff0c": ",", "\uff1b": ";", "\u00a0": " "})
+
+_CHESS_SQUARE = re.compile(r"^[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?[+#]?$")
+_CASTLING = re.compile(r"^(O-O(-O)?|0-0(-0)?)[+#]?$")
+
+
+def parse_submission(text: str, ruleset: Ruleset) -> Submission:
+    """Parse every line of a submission (newline- or ``;``-separated); blank lines are skipped."""
+    if len(text) > MAX_ORDER_LENGTH:
+        raise OrderSyntaxError(f"an order is at most {MAX_ORDER_LENGTH:,} characters; this one has {len(text):,}",
+                               text[:80], (0, min(len(text), 80)), FORMAT_HINT)
+    text = text.translate(_TRANSLATE)
+    lines = []
+    start = 0
+    for piece in re.split(r"([\n;])", text + "\n"):
+        if piece in ("\n", ";"):
+            start += 1
+            continue
+        if piece.strip():
+            lines.append(_Parser(text, ruleset, start, start + len(piece)).line())
+        start += len(piece)
+    if not lines:
+        raise OrderSyntaxError("the order is empty", text, (0, len(text)), FORMAT_HINT)
+    return Submission(tuple(lines))
+
+
+def parse_line(text: str, ruleset: Ruleset) -> Line:
+    """Parse exactly one order line."""
+    submission = parse_submission(text, ruleset)
+    if len(submission.lines) != 1:
+        second = submission.lines[1].span
+        raise OrderSyntaxError("only one order line is expected here", text, second,
+                               "send one line; several lines are for rulesets with several moves (D7)")
+    return submission.lines[0]
+
+
+class _Parser:
+    """A small recursive-descent parser over text[start:end] that remembers positions."""
+
+    def __init__(self, text: str, ruleset: Ruleset, start: int, end: int) -> None:
+        self.text, self.ruleset, self.pos, self.end = text, ruleset, start, end
+        self.line_start = start
+
+    # ---------------------------------------------------------------- helpers
+    def skip(self) -> None:
+        while self.pos < self.end and self.text[self.pos] in " \t\r":
+            self.pos += 1
+
+    def peek(self) -> str:
+        self.skip()
+        return self.text[self.pos] if self.pos < self.end else ""
+
+    def error(self, reason: str, span: tuple[int, int], hint: str = FORMAT_HINT, rule: str = "RULES 2",
+              cls=OrderSyntaxError) -> OrderError:
+        return cls(reason, self.text, span, hint, rule)
+
+    def word_at(self, pos: int) -> tuple[int, int]:
+        end = pos
+        while end < self.end and not self.text[end].isspace() and self.text[end] not in ";":
+            end += 1
+        return pos, max(end, pos + 1)
+
+    # ---------------------------------------------------------------- grammar
+    def line(self) -> Line:
+        self.skip()
+        line_start = self.pos
+        self.check_chess_notation(line_start)
+        a_start = self.pos
+        action = self.action()
+        a_end = self.pos
+        fallback = None
+        f_span = (0, 0)
+        if self.peek():
+            if self.text[self.pos:self.pos + 4].lower() == "else" and not self.text[self.pos + 4:self.pos + 5].isalnum():
+                self.pos += 4
+                self.skip()
+                f_start = self.pos
+                if not self.peek():
+                    raise self.error("`else` must be followed by a fallback action", (self.pos - 4, self.pos),
+                                     "write A else B, for example R(12,15) else R(12,10)-(16,10)")
+                fallback = self.action()
+                f_span = (f_start, self.pos)
+                if self.peek():
+                    if self.text[self.pos:self.pos + 4].lower() == "else":
+                        raise self.error("a fallback has no fallback of its own (D12)", self.word_at(self.pos),
+                                         "one `else` per line", rule="D12")
+                    raise self.error("unexpected text after the fallback", self.word_at(self.pos))
+            else:
+                raise self.error("unexpected text after the order", self.word_at(self.pos),
+                                 "one action per line; a fallback is written `A else B`")
+        return Line(action, fallback, (line_start, self.pos), (a_start, a_end), f_span)
+
+    def check_chess_notation(self, start: int) -> None:
+        word_span = self.word_at(start)
+        word = self.text[word_span[0]:word_span[1]]
+        if _CASTLING.match(word):
+            raise self.error("castling does not exist here", word_span, "move the king and rook one order at a time",
+                             rule="D4")
+        if _CHESS_SQUARE.match(word) and "(" not in word:
+            letter = word[0] if word[0] in "KQRBN" else "P"
+            raise self.error(f"chess notation such as {word!r} is not accepted (D4)", word_span,
+                             f"write the piece letter and the square's coordinates: {letter}(x,y) "
+                             f"or {letter}(x1,y1)-(x2,y2)", rule="D4")
+
+    def action(self) -> Action:
+        self.skip()
+        start = self.pos
+        rest = self.text[self.pos:self.end]
+        if rest[:6].lower() == "resign" and not rest[6:7].isalnum():
+            self.pos += 6
+            return Resign()
+        if self.peek() == "+":
+            self.pos += 1
+            letter = self.letters()
+            square = self.coord()
+            return Generate(letter, square)
+        letter = self.letters()
+        first = self.coord()
+        origin, target = None, first
+        if self.peek() == "-":
+            self.pos += 1
+            if self.peek() != "(":
+                raise self.error("expected the target square after `-`", (self.pos, self.pos + 1))
+            origin, target = first, self.coord()
+        elif self.peek() == "(":
+            raise self.error("two squares must be joined by `-`", (self.pos, self.pos + 1),
+                             "write N(x1,y1)-(x2,y2): the piece's square, a dash, the target square")
+        promote = None
+        if self.peek() == "=":
+            promote = self.promotion()
+        if not letter:
+            raise self.error("missing piece letter", (start, start + 1))
+        return Move(letter, target, origin, promote)
+
+    def letters(self) -> str:
+        self.skip()
+        start = self.pos
+        while self.pos < self.end and (self.text[self.pos].isalpha() or self.text[self.pos] == "_"):
+            self.pos += 1
+        word = self.text[start:self.pos]
+        if not word:
+            found = self.text[start:start + 1] or "end of the order"
+            raise self.error(f"expected a piece letter, found {found!r}", (start, start + 1))
+        return self.resolve_letter(word, (start, self.pos))
+
+    def resolve_letter(self, word: str, span: tuple[int, int]) -> str:
+        matches = self.ruleset.match_letters(word)
+        if len(matches) == 1:
+            return matches[0]
+        letters = " ".join(self.ruleset.letters)
+        if len(matches) > 1:
+            raise self.error(f"the letter {word!r} could mean {' or '.join(matches)} (D4)", span,
+                             f"write one of {', '.join(matches)} with its exact capitals", rule="D4",
+                             cls=AmbiguousOrderError)
+        if re.fullmatch(r"[A-Za-z]+x[A-Za-z]*", word) or (len(word) > 1 and "x" in word[1:]):
+            capturer = word.split("x")[0]
+            raise self.error(f"{word!r} is chess capture notation, which is not accepted (D4)", span,
+                             f"a capture is written as a move onto the enemy's square: {capturer}(x,y)", rule="D4")
+        raise self.error(f"unknown piece letter {word!r} (D4)", span,
+                         f"the {self.ruleset.name} letters are: {letters}", rule="D4", cls=IllegalOrderError)
+
+    def coord(self) -> Square:
+        self.skip()
+        start = self.pos
+        if self.peek() != "(":
+            found = self.text[self.pos:self.pos + 1]
+            if found.isdigit() or found == "-":
+                raise self.error("coordinates go in parentheses", self.word_at(self.pos),
+                                 "write the square as (x,y), for example N(3,4)")
+            raise self.error(f"expected a square like (3,4), found {found or 'the end of the order'!r}",
+                             (self.pos, self.pos + 1))
+        self.pos += 1
+        x = self.integer()
+        if self.peek() != ",":
+            raise self.error("expected `,` between the two coordinates", (self.pos, self.pos + 1),
+                             "write the square as (x,y)")
+        self.pos += 1
+        y = self.integer()
+        if self.peek() != ")":
+            raise self.error("expected `)` to close the square", (self.pos, self.pos + 1), "write the square as (x,y)")
+        self.pos += 1
+        del start
+        return x, y
+
+    def integer(self) -> int:
+        self.skip()
+        start = self.pos
+        if self.pos < self.end and self.text[self.pos] in "+-":
+            self.pos += 1
+        self.skip()
+        digits_start = self.pos
+        while self.pos < self.end and self.text[self.pos].isdigit():
+            self.pos += 1
+        if self.pos == digits_start:
+            raise self.error("expected a whole number", (start, start + 1), "coordinates are whole numbers: (3,-4)")
+        # Exponents and decimals: say what is wrong instead of a generic syntax error.
+        tail = self.text[self.pos:self.end]
+        m = re.match(r"\s*(\^|\*\*|[eE](?=[+\-]?\d))\s*[+\-]?\d+", tail)
+        if m:
+            self.pos += m.end()
+            raise self.error(f"coordinates beyond ±{COORDINATE_LIMIT:,} are refused (D1)", (start, self.pos),
+                             "play near the action: the board is large but not that large", rule="D1",
+                             cls=IllegalOrderError)
+        if tail[:1] == "." and tail[1:2].isdigit():
+            end = self.pos + 1
+            while end < self.end and self.text[end].isdigit():
+                end += 1
+            raise self.error("coordinates are whole numbers", (start, end), "write the square as (x,y) with integers")
+        text = self.text[start:self.pos].replace(" ", "")
+        if len(text.lstrip("+-")) > 12 or abs(int(text)) > COORDINATE_LIMIT:
+            raise self.error(f"coordinates beyond ±{COORDINATE_LIMIT:,} are refused (D1)", (start, self.pos),
+                             "play near the action: the board is large but not that large", rule="D1",
+                             cls=IllegalOrderError)
+        return int(text)
+
+    def promotion(self) -> str:
+        start = self.pos
+        self.pos += 1  # '='
+        self.skip()
+        word_start = self.pos
+        while self.pos < self.end and self.text[self.pos].isalpha():
+            self.pos += 1
+        word = self.text[word_start:self.pos]
+        if word.lower() == "to":
+            self.skip()
+            second_start = self.pos
+            while self.pos < self.end and self.text[self.pos].isalpha():
+                self.pos += 1
+            if self.text[second_start:self.pos].lower() == ENERGY:
+                return ENERGY
+            raise self.error("`=to` must be followed by `energy`", (start, self.pos), "write =energy or =to energy")
+        if word.lower() == ENERGY:
+            return ENERGY
+        if not word:
+            raise self.error("`=` must be followed by the kind to promote to", (start, start + 1),
+                             "write =Q, =Queen or =energy")
+        return self.resolve_letter(word, (word_start, self.pos))
