@@ -1,6 +1,11 @@
 """``python -m bot.engine``: the engine's command line (SCENARIOS.md).
 
-    python -m bot.engine moves FILE         every piece's legal destinations, as JSON
+    python -m bot.engine scenario FILE...        resolve each file and compare with [expect]
+    python -m bot.engine scenario --print FILE   the position after the update, as scenario TOML
+    python -m bot.engine moves FILE              every piece's legal destinations, as JSON
+
+Exit status of ``scenario``: 2 if any file is malformed, else 1 if any fails, else 0; every file
+still gets its line.
 """
 
 from __future__ import annotations
@@ -9,6 +14,7 @@ import argparse
 import json
 import sys
 
+from .runner import run_scenario, state_to_toml
 from .scenario import ScenarioError, load_scenario
 from .abilities import position_for
 from .validation import legal_destinations
@@ -32,9 +38,44 @@ def _moves(args: argparse.Namespace) -> int:
     return 0
 
 
+def _scenario(args: argparse.Namespace) -> int:
+    malformed = failed = False
+    for path in args.files:
+        try:
+            scenario = load_scenario(path)
+        except ScenarioError as exc:
+            print(f"ERROR {path}\n  {exc}")
+            malformed = True
+            continue
+        try:
+            outcome = run_scenario(scenario)
+        except Exception as exc:  # a crash is reported per file, never hides the other files
+            print(f"FAIL {path}\n  the engine raised {type(exc).__name__}: {exc}")
+            failed = True
+            continue
+        if args.print:
+            sys.stdout.write(state_to_toml(scenario, outcome.state))
+            continue
+        if outcome.passed:
+            print(f"PASS {path}")
+        else:
+            failed = True
+            print(f"FAIL {path}")
+            for difference in outcome.differences:
+                print(f"  - {difference}")
+        if args.report:
+            print("  " + outcome.report.text().replace("\n", "\n  "))
+    return 2 if malformed else 1 if failed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.engine", description="Skirmish's rules engine.")
     commands = parser.add_subparsers(dest="command", required=True)
+    scenario = commands.add_parser("scenario", help="resolve scenario files and compare with their [expect]")
+    scenario.add_argument("files", nargs="+", metavar="FILE", help="scenario files (SCENARIOS.md)")
+    scenario.add_argument("--print", action="store_true", help="print the position after the update as TOML")
+    scenario.add_argument("--report", action="store_true", help="also print each update's public report")
+    scenario.set_defaults(run=_scenario)
     moves = commands.add_parser("moves", help="print every piece's legal destinations in a scenario file, as JSON")
     moves.add_argument("file", help="a scenario file (SCENARIOS.md)")
     moves.set_defaults(run=_moves)

@@ -127,9 +127,15 @@ class AbilityEffects:
 
 def position_for(ruleset: Ruleset, state) -> Position:
     """The position of ``state`` with every ability and event effect in force for the next update."""
+    from .events import EventEffects  # events import the state module, which imports movement
+
     position = state.position(ruleset)
-    active = {event.name for event in state.events}
-    effects = AbilityEffects(ruleset, position, witch_trials=WITCH_TRIALS in active)
+    events = EventEffects(ruleset, state.events)
+    position.extra_rays = events.extra_rays()
+    if events.has("Variety"):
+        moved_to = frozenset(m.target for m in state.moved_last_update)
+        position.locked = lambda piece: events.variety_locked(piece, moved_to)
+    effects = AbilityEffects(ruleset, position, witch_trials=events.has(WITCH_TRIALS))
     if effects.transparents or effects.witch_trials:
         position.transparent = effects.transparent
         position.passable = effects.passable

@@ -13,6 +13,7 @@ Line directions are indexed lazily: the four chess lines from the start, any oth
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
+from functools import lru_cache
 from math import gcd
 from typing import Iterable, Iterator
 
@@ -25,6 +26,7 @@ Bounds = tuple[tuple[int, int], tuple[int, int]]  # ((xmin, ymin), (xmax, ymax))
 _CHESS_LINES = ((1, 0), (0, 1), (1, 1), (1, -1))
 
 
+@lru_cache(maxsize=1024)  # a ruleset has a few dozen steps; every ray walk asks again
 def _line_direction(step: tuple[int, int]) -> tuple[tuple[int, int], int]:
     """The canonical primitive direction of a step and the step's signed length along it."""
     dx, dy = step

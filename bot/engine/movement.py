@@ -7,7 +7,7 @@ engine asks goes through the three functions here:
 * :func:`destinations`: every square a piece may move or capture to (used by ``moves`` and /board);
 * :func:`reach`: can this piece go to that square, and if not, why (used by order validation);
 * :func:`attackers`: which pieces could capture a piece standing on a square (check states,
-  exposure, joining, the dwarf rule).
+  exposure, joining, the dwarf rule); :func:`attacked` answers only whether there is one.
 
 All three walk rays through the board's line index, so their cost grows with the pieces on the
 lines involved, never with the distance.
@@ -16,14 +16,15 @@ lines involved, never with the distance.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping
+from math import inf
+from typing import Callable, Iterable, Iterator, Mapping
 
 from .betza import Ray
 from .board import Board
 from .model import Piece, Square
 from .ruleset import PieceKind, Ruleset
 
-__all__ = ["Position", "Reach", "destinations", "reach", "attackers", "attacks", "DEFAULT_WINDOW"]
+__all__ = ["Position", "Reach", "destinations", "reach", "attackers", "attacked", "attacks", "DEFAULT_WINDOW"]
 
 #: On an unbounded board ``moves`` lists destinations within this Chebyshev distance (SCENARIOS.md).
 DEFAULT_WINDOW = 32
@@ -52,10 +53,12 @@ class Position:
     transparent: Callable[[Piece, Piece], bool] = _never
     protected: Callable[[Piece], bool] = _never
     passable: Callable[[Square], bool] = _never      # could any mover pass this square?
+    locked: Callable[[Piece], bool] = _never          # may not move this update, still attacks (Variety)
     extra_rays: Mapping[str, tuple[Ray, ...]] = field(default_factory=dict)
     teams: Mapping[str, str] = field(default_factory=dict)
     _rays_cache: dict = field(default_factory=dict, repr=False)
     _steps_cache: tuple | None = field(default=None, repr=False)
+    _reach_cache: dict = field(default_factory=dict, init=False, repr=False)
 
     # ------------------------------------------------------------ relations
     def kind(self, piece: Piece) -> PieceKind:
@@ -76,7 +79,7 @@ class Position:
                 and not self.frozen(piece))
 
     def can_move(self, piece: Piece) -> bool:
-        return piece.owner is not None and not piece.energy and not self.frozen(piece)
+        return piece.owner is not None and not piece.energy and not self.frozen(piece) and not self.locked(piece)
 
     def rays(self, piece: Piece) -> tuple[Ray, ...]:
         """Every ray the piece may use now: its kind's, its once-in-a-life move, event extras."""
@@ -103,6 +106,20 @@ class Position:
         return self.board.in_bounds(square)
 
     # ------------------------------------------------------------ capture steps, for attackers()
+    def _capture_reach(self, piece: Piece) -> dict[tuple[int, int], float]:
+        """For each step the piece captures along, how many times it may repeat it: the longest
+        range of its capturing rays with that step (``inf`` when unlimited). Cached per rays tuple
+        (kept alive in the entry, so its ``id`` is never reused)."""
+        rays = self.rays(piece)
+        entry = self._reach_cache.get(id(rays))
+        if entry is None:
+            reach: dict[tuple[int, int], float] = {}
+            for ray in rays:
+                if ray.capture:
+                    reach[ray.step] = max(reach.get(ray.step, 0), inf if ray.range is None else ray.range)
+            entry = self._reach_cache[id(rays)] = (rays, reach)
+        return entry[1]
+
     def _capture_steps(self) -> tuple[dict, dict]:
         """Every capturing step in the ruleset: leaps (range 1) and slides, with their longest range."""
         if self._steps_cache is None:
@@ -238,6 +255,9 @@ def reach(position: Position, piece: Piece, target: Square) -> Reach:
         return Reach(False, reason="an energy pawn cannot move (RULES 4)")
     if position.frozen(piece):
         return Reach(False, reason=f"the {kind.name.lower()} is frozen by a zombie this update (RULES 8)")
+    if position.locked(piece):
+        return Reach(False, reason=f"the {kind.name.lower()} moved in the previous update and may not move "
+                                   f"during Variety (RULES 6)")
     relation = _occupant_relation(position, piece, target)
     if relation == "void":
         return Reach(False, reason="a void cannot be entered (RULES 6)")
@@ -278,7 +298,9 @@ def reach(position: Position, piece: Piece, target: Square) -> Reach:
         if capture:
             return Reach(False, True, reason=f"the {name} cannot capture that way ({kind.betza})")
         return Reach(False, False, reason=f"the {name} can only capture that way, and the square is empty ({kind.betza})")
-    return Reach(False, capture, reason=f"a {name} cannot move from ({x},{y}) to ({target[0]},{target[1]}) ({kind.betza})")
+    article = "an" if name[:1] in "aeio" else "a"
+    return Reach(False, capture, reason=f"{article} {name} cannot move from ({x},{y}) to ({target[0]},{target[1]}) "
+                                        f"({kind.betza})")
 
 
 def _multiple(dx: int, dy: int, sx: int, sy: int) -> int | None:
@@ -322,30 +344,62 @@ def attackers(position: Position, square: Square, by: Callable[[Piece], bool] | 
     Looks only where an attacker could stand: one leap away for each capturing leap of the ruleset,
     and along each sliding line up to the first piece that blocks everyone.
     """
+    found: set[int] = set()
+    pieces = [*_leap_attackers(position, square, by, found), *_slide_attackers(position, square, by, found)]
+    return sorted(pieces, key=lambda p: p.canonical_key)
+
+
+def attacked(position: Position, square: Square, by: Callable[[Piece], bool] | None = None) -> bool:
+    """Whether any piece (passing ``by``) attacks ``square``: ``bool(attackers(...))``, stopping
+    at the first attacker found. The sliding lines are looked at first: they cost a few bisections
+    of the line index where the leaps cost one lookup each."""
+    found: set[int] = set()
+    for _ in _slide_attackers(position, square, by, found):
+        return True
+    for _ in _leap_attackers(position, square, by, found):
+        return True
+    return False
+
+
+def _leap_attackers(position: Position, square: Square, by: Callable[[Piece], bool] | None,
+                    found: set[int]) -> Iterator[Piece]:
+    """Attackers one capturing leap away (any of their rays may do the capture), not yet ``found``."""
     board = position.board
-    leaps, slides = position._capture_steps()
-    found: dict[int, Piece] = {}
+    occupied, at = board.occupied, board.at
+    leaps, _ = position._capture_steps()
     x, y = square
     for sx, sy in leaps:
-        for piece in board.at((x - sx, y - sy)):
+        origin = (x - sx, y - sy)
+        if not occupied(origin):
+            continue
+        for piece in at(origin):
             if piece.id not in found and (by is None or by(piece)) and attacks(position, piece, square):
-                found[piece.id] = piece
+                found.add(piece.id)
+                yield piece
+
+
+def _slide_attackers(position: Position, square: Square, by: Callable[[Piece], bool] | None,
+                     found: set[int]) -> Iterator[Piece]:
+    """Attackers along each sliding line, up to the first piece that blocks everyone, not yet ``found``."""
+    board = position.board
+    at = board.at
+    _, slides = position._capture_steps()
     for step, longest in slides.items():
         back = (-step[0], -step[1])
         seen_blockers: list[Square] = []
         for k, sq in board.occupied_along(square, back, longest):
-            pieces = board.at(sq)
-            for piece in pieces:
-                if piece.id in found or (by is not None and not by(piece)) or not position.can_capture(piece):
+            for piece in at(sq):
+                if piece.id in found or (by is not None and not by(piece)):
                     continue
-                if any(position.blocks(b, piece) for b in seen_blockers):
+                if position._capture_reach(piece).get(step, 0) < k or not position.can_capture(piece):
                     continue
-                if any(r.capture and r.step == step and (r.range is None or r.range >= k) for r in position.rays(piece)):
-                    found[piece.id] = piece
+                if seen_blockers and any(position.blocks(b, piece) for b in seen_blockers):
+                    continue
+                found.add(piece.id)
+                yield piece
             if not position.passable(sq):
                 break  # the first piece no one can see through hides everything behind it
             seen_blockers.append(sq)
-    return sorted(found.values(), key=lambda p: p.canonical_key)
 
 
 def pieces_of(position: Position, owner: str) -> Iterable[Piece]:

@@ -192,7 +192,7 @@ def parse_submission(text: str, ruleset: Ruleset) -> Submission:
             lines.append(_Parser(text, ruleset, start, start + len(piece)).line())
         start += len(piece)
     if not lines:
-        raise OrderSyntaxError("the order is empty", text, (0, len(text)), FORMAT_HINT)
+        raise OrderSyntaxError("the order is empty", text, (0, len(text)), FORMAT_HINT, rule="RULES 2")
     return Submission(tuple(lines))
 
 
@@ -204,6 +204,19 @@ def parse_line(text: str, ruleset: Ruleset) -> Line:
         raise OrderSyntaxError("only one order line is expected here", text, second,
                                "send one line; several lines are for rulesets with several moves (D7)")
     return submission.lines[0]
+
+
+def _power_beyond_limit(base: str, operator: str, exponent: int) -> bool:
+    """Whether ``base^exponent`` (or ``base e exponent``) is beyond D1's limit, without computing
+    huge powers. A negative exponent gives no whole number and is not "beyond" anything."""
+    if exponent < 0:
+        return False
+    base_value = int(base.lstrip("0") or "0") if len(base.lstrip("0")) <= 12 else COORDINATE_LIMIT + 1
+    if operator in ("^", "**"):
+        if base_value in (0, 1):
+            return False
+        return exponent > 64 or base_value ** exponent > COORDINATE_LIMIT
+    return base_value != 0 and (exponent > 64 or base_value * 10 ** exponent > COORDINATE_LIMIT)
 
 
 class _Parser:
@@ -226,6 +239,12 @@ class _Parser:
               cls=OrderSyntaxError) -> OrderError:
         return cls(reason, self.text, span, hint, rule)
 
+    def trimmed(self, start: int, end: int) -> tuple[int, int]:
+        """(start, end) without the blanks the parser skipped after the last token."""
+        while end > start and self.text[end - 1] in " \t\r":
+            end -= 1
+        return start, end
+
     def word_at(self, pos: int) -> tuple[int, int]:
         end = pos
         while end < self.end and not self.text[end].isspace() and self.text[end] not in ";":
@@ -236,14 +255,16 @@ class _Parser:
     def line(self) -> Line:
         self.skip()
         line_start = self.pos
-        self.check_chess_notation(line_start)
+        if self.at_else():
+            raise self.error("`else` needs an action before it", (self.pos, self.pos + 4),
+                             "write A else B, for example R(12,15) else R(12,10)-(16,10)")
         a_start = self.pos
         action = self.action()
-        a_end = self.pos
+        a_span = self.trimmed(a_start, self.pos)
         fallback = None
         f_span = (0, 0)
         if self.peek():
-            if self.text[self.pos:self.pos + 4].lower() == "else" and not self.text[self.pos + 4:self.pos + 5].isalnum():
+            if self.at_else():
                 self.pos += 4
                 self.skip()
                 f_start = self.pos
@@ -251,7 +272,7 @@ class _Parser:
                     raise self.error("`else` must be followed by a fallback action", (self.pos - 4, self.pos),
                                      "write A else B, for example R(12,15) else R(12,10)-(16,10)")
                 fallback = self.action()
-                f_span = (f_start, self.pos)
+                f_span = self.trimmed(f_start, self.pos)
                 if self.peek():
                     if self.text[self.pos:self.pos + 4].lower() == "else":
                         raise self.error("a fallback has no fallback of its own (D12)", self.word_at(self.pos),
@@ -260,7 +281,11 @@ class _Parser:
             else:
                 raise self.error("unexpected text after the order", self.word_at(self.pos),
                                  "one action per line; a fallback is written `A else B`")
-        return Line(action, fallback, (line_start, self.pos), (a_start, a_end), f_span)
+        return Line(action, fallback, self.trimmed(line_start, self.pos), a_span, f_span)
+
+    def at_else(self) -> bool:
+        return (self.text[self.pos:self.pos + 4].lower() == "else"
+                and not self.text[self.pos + 4:self.pos + 5].isalnum())
 
     def check_chess_notation(self, start: int) -> None:
         word_span = self.word_at(start)
@@ -277,6 +302,7 @@ class _Parser:
     def action(self) -> Action:
         self.skip()
         start = self.pos
+        self.check_chess_notation(start)
         rest = self.text[self.pos:self.end]
         if rest[:6].lower() == "resign" and not rest[6:7].isalnum():
             self.pos += 6
@@ -367,19 +393,22 @@ class _Parser:
             raise self.error("expected a whole number", (start, start + 1), "coordinates are whole numbers: (3,-4)")
         # Exponents and decimals: say what is wrong instead of a generic syntax error.
         tail = self.text[self.pos:self.end]
-        m = re.match(r"\s*(\^|\*\*|[eE](?=[+\-]?\d))\s*[+\-]?\d+", tail)
+        m = re.match(r"\s*(\^|\*\*|[eE](?=[+\-]?\d))\s*([+\-]?\d+)", tail)
         if m:
             self.pos += m.end()
-            raise self.error(f"coordinates beyond ±{COORDINATE_LIMIT:,} are refused (D1)", (start, self.pos),
-                             "play near the action: the board is large but not that large", rule="D1",
-                             cls=IllegalOrderError)
+            if _power_beyond_limit(self.text[digits_start:self.pos - m.end()], m.group(1), int(m.group(2))):
+                raise self.error(f"coordinates beyond ±{COORDINATE_LIMIT:,} are refused (D1)", (start, self.pos),
+                                 "play near the action: the board is large but not that large", rule="D1",
+                                 cls=IllegalOrderError)
+            raise self.error("coordinates are whole numbers written out in digits", (start, self.pos),
+                             "write the square as (x,y) with plain integers, for example (100,-3)")
         if tail[:1] == "." and tail[1:2].isdigit():
             end = self.pos + 1
             while end < self.end and self.text[end].isdigit():
                 end += 1
             raise self.error("coordinates are whole numbers", (start, end), "write the square as (x,y) with integers")
         text = self.text[start:self.pos].replace(" ", "")
-        if len(text.lstrip("+-")) > 12 or abs(int(text)) > COORDINATE_LIMIT:
+        if len(text.lstrip("+-").lstrip("0")) > 12 or abs(int(text)) > COORDINATE_LIMIT:
             raise self.error(f"coordinates beyond ±{COORDINATE_LIMIT:,} are refused (D1)", (start, self.pos),
                              "play near the action: the board is large but not that large", rule="D1",
                              cls=IllegalOrderError)

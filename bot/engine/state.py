@@ -52,6 +52,9 @@ class GameState:
     powerups: tuple[PowerUp, ...] = ()
     marked: tuple[Square, ...] = ()
     next_id: int = 1
+    #: True when every piece's check state was computed by the engine from the previous update, so
+    #: step 10 may update check states incrementally; a hand-made position (a scenario) is False.
+    checks_consistent: bool = False
 
     def new_piece_id(self) -> int:
         self.next_id += 1

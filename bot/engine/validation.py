@@ -29,8 +29,12 @@ from .ruleset import PieceKind, Ruleset
 __all__ = ["CheckedAction", "CheckedLine", "OrderCheck", "Validator", "check_order", "legal_destinations",
            "square_attacked_by_enemy", "generation_cost"]
 
-CLEARANCE = "Clearance"
 OBSTACLES = "Obstacles"
+
+
+def a_(name: str) -> str:
+    """``name`` with its indefinite article: "a rook", "an angel" (a unicorn: the sound decides)."""
+    return f"{'an' if name[:1] in 'aeio' else 'a'} {name}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +108,9 @@ def check_order(ruleset: Ruleset, state, player: str, text: str) -> OrderCheck:
 
 def generation_cost(ruleset: Ruleset, state, kind: PieceKind) -> Fraction:
     """What generating ``kind`` costs this update (Clearance halves it, rounded up: RULES 6)."""
-    if any(event.name == CLEARANCE for event in state.events):
-        return Fraction(ceil(kind.cost / 2))
-    return kind.cost
+    from .events import EventEffects
+
+    return EventEffects(ruleset, state.events).generation_cost(kind.cost)
 
 
 def square_attacked_by_enemy(position: Position, square: Square, owner: str, lifted: Piece | None = None) -> list[Piece]:
@@ -153,6 +157,7 @@ class Validator:
         self.pawn = ruleset.promotion.pawn
         self.royal = ruleset.royal_letter
         self.currency = ruleset.economy.currency
+        self._own: dict[str, list[Piece]] = {}
 
     # ================================================================= submissions
     def check_submission(self, player: str, text: str) -> list[CheckedLine]:
@@ -232,9 +237,9 @@ class Validator:
         joined = self.joined(player)
         if isinstance(action, Resign):
             if not self.ruleset.orders.resign:
-                raise IllegalOrderError(f"{self.ruleset.name} has no resignation")
+                raise IllegalOrderError(f"{self.ruleset.name} has no resignation", rule="RULES 2")
             if not joined:
-                raise IllegalOrderError("you have not joined yet, so there is nothing to resign from")
+                raise IllegalOrderError("you have not joined yet, so there is nothing to resign from", rule="RULES 4")
             return CheckedAction(action, "resign", player)
         has_king = self.royal is not None and any(p.kind == self.royal for p in self.own_pieces(player))
         if isinstance(action, Generate):
@@ -258,7 +263,11 @@ class Validator:
         return bool(self.own_pieces(player)) or (record is not None and record.king_lost_at is not None)
 
     def own_pieces(self, player: str) -> list[Piece]:
-        return [p for p in self.board if p.owner == player]
+        """The player's pieces in P0 (one scan of the board per player and validator)."""
+        pieces = self._own.get(player)
+        if pieces is None:
+            pieces = self._own[player] = [p for p in self.board if p.owner == player]
+        return pieces
 
     def name(self, piece_or_letter) -> str:
         letter = piece_or_letter if isinstance(piece_or_letter, str) else piece_or_letter.kind
@@ -277,8 +286,8 @@ class Validator:
             if not mine:
                 own = [p for p in pieces if p.owner == player]
                 if own:
-                    raise IllegalOrderError(f"your piece on {format_square(move.origin)} is a {self.name(own[0])}, "
-                                            f"not a {name}", hint=f"write {own[0].kind}{format_square(move.origin)}-...",
+                    raise IllegalOrderError(f"your piece on {format_square(move.origin)} is {a_(self.name(own[0]))}, "
+                                            f"not {a_(name)}", hint=f"write {own[0].kind}{format_square(move.origin)}-...",
                                             rule="RULES 3.1")
                 others = [p for p in pieces if p.owner is not None]
                 if others:
@@ -317,6 +326,8 @@ class Validator:
                      promote: str | None = None) -> str | None:
         """None when ``piece`` (played as ``letter``) may move to ``target``; else why not."""
         letter = letter or piece.kind
+        if not self.position.in_bounds(target):
+            return f"{format_square(target)} is outside the board{self.bounds_text()} (RULES 5.1)"
         mover = self.mover(piece, letter)
         special = self.special_move(mover, target)
         if special is not None:
@@ -360,13 +371,16 @@ class Validator:
             if host_kind.royal or len(occupants) > 1:
                 return ("pickup", "a harpy cannot carry a king (RULES 8)")
             if mover.carrying is not None:
-                return ("pickup", f"the harpy already carries a {self.name(mover.carrying)}: drop it first (RULES 8)")
+                return ("pickup", f"the harpy already carries {a_(self.name(mover.carrying))}: drop it first (RULES 8)")
             return ("pickup", None)
         if kind.has("time_thief") and self.state is not None:
             victims = self.theft_victims(mover, target)
             if victims:
                 if occupants:
                     return ("theft", f"the time thief lands on {format_square(target)}, which must be empty (D27)")
+                if mover.disabled:
+                    return ("theft", f"the {kind.name.lower()} was generated last update and is disabled: it may move "
+                                     f"but not steal, a theft being a capture attempt (RULES 3.1, D27)")
                 geometry = reach(self.position, mover, target)
                 if not geometry.ok:
                     return ("theft", geometry.reason)
@@ -423,7 +437,7 @@ class Validator:
     def promotion_problem(self, pawn: Piece, target: Square, promote: str) -> str | None:
         rules = self.ruleset.promotion
         if pawn.kind != self.pawn:
-            return f"only a pawn can promote; this is a {self.name(pawn)}"
+            return f"only a pawn can promote; this is {a_(self.name(pawn))}"
         if promote == ENERGY:
             tier = self.promotion_tier(pawn, target)
             if not rules.energy:
@@ -438,11 +452,11 @@ class Validator:
         if promote in tier.exclude or kind.has("obstacle") or kind.has("void"):
             allowed_elsewhere = [t.rank for t in rules.tiers if promote not in t.exclude and t is not tier]
             extra = f"; at rank {allowed_elsewhere[0]} it can" if allowed_elsewhere and not kind.royal else ""
-            return f"a pawn reaching rank {tier.rank} cannot promote to a {kind.name.lower()}{extra}"
+            return f"a pawn reaching rank {tier.rank} cannot promote to {a_(kind.name.lower())}{extra}"
         price = self.promotion_price(tier, kind)
         balance = self.state.players[pawn.owner].balance if self.state is not None else None
         if balance is not None and price > balance:
-            return (f"promoting to a {kind.name.lower()} costs {self.amount(price)}; you have "
+            return (f"promoting to {a_(kind.name.lower())} costs {self.amount(price)}; you have "
                     f"{self.amount(balance)} (RULES 4)")
         return None
 
@@ -498,14 +512,15 @@ class Validator:
             self.check_free_square(square, "a carried piece is dropped on an empty square (RULES 8)")
             return CheckedAction(action, "drop", player, carrier.id)
         if kind.has("void"):
-            raise IllegalOrderError("voids cannot be placed by players (RULES 6)")
+            raise IllegalOrderError("voids cannot be placed by players (RULES 6)", rule="RULES 6")
         if kind.has("obstacle"):
             if not any(e.name == OBSTACLES for e in self.state.events):
-                raise IllegalOrderError("obstacles can be placed only while the Obstacles event is active (RULES 6)")
+                raise IllegalOrderError("obstacles can be placed only while the Obstacles event is active (RULES 6)",
+                                        rule="RULES 6")
             self.check_free_square(square, "an obstacle is placed on an empty square (RULES 6)")
             return CheckedAction(action, "obstacle", player)
         if not self.ruleset.orders.generation or not self.ruleset.generation.allowed:
-            raise IllegalOrderError(f"{self.ruleset.name} has no generation of pieces")
+            raise IllegalOrderError(f"{self.ruleset.name} has no generation of pieces", rule="RULES 2")
         self.check_free_square(square, "pieces are generated only on empty squares (RULES 4)")
         low = self.ruleset.generation.min_rank.get(action.letter)
         high = self.ruleset.generation.max_rank.get(action.letter)
@@ -516,7 +531,7 @@ class Validator:
         cost = generation_cost(self.ruleset, self.state, kind)
         balance = self.state.players[player].balance
         if cost > balance:
-            raise IllegalOrderError(f"a {kind.name.lower()} costs {self.amount(cost)}; you have {self.amount(balance)} "
+            raise IllegalOrderError(f"{a_(kind.name.lower())} costs {self.amount(cost)}; you have {self.amount(balance)} "
                                     f"(RULES 4)", rule="RULES 4")
         return CheckedAction(action, "generate", player, cost=cost)
 
@@ -539,7 +554,7 @@ class Validator:
                                     rule="RULES 5.1")
         if self.board.occupied(square):
             what = self.name(self.board.at(square)[0])
-            raise IllegalOrderError(f"{format_square(square)} holds a {what} in the position you saw: {rule}",
+            raise IllegalOrderError(f"{format_square(square)} holds {a_(what)} in the position you saw: {rule}",
                                     rule="RULES 4")
 
     def bounds_text(self) -> str:

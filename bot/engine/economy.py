@@ -1,0 +1,191 @@
+"""The economy of an update (D16 steps 5 and 6): rewards, penalties, costs, regeneration, debts.
+
+Every rule reads its numbers and its policy from the ruleset's ``[economy]`` table; every change
+of a balance goes through :meth:`Ledger.credit`, which writes a report entry, so the report's
+balance entries always add up to each player's change.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from math import ceil
+from typing import TYPE_CHECKING
+
+from .model import Piece, Player, format_square
+from .report import Report
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .resolution import Update
+
+__all__ = ["Ledger", "Capture", "piece_value", "score", "capture_rewards", "king_penalties", "pay_costs",
+           "regenerate", "settle_debts", "ceil_half"]
+
+
+def ceil_half(value: Fraction) -> Fraction:
+    """Round up to the nearest half (sandbox selling)."""
+    return Fraction(ceil(value * 2), 2)
+
+
+@dataclass(slots=True)
+class Capture:
+    """A piece taken this update: by whom (several when they arrived together, D14)."""
+
+    piece: Piece
+    capturers: tuple[str, ...]
+    value: Fraction                      # full value, for captured totals
+    extra: tuple[Piece, ...] = ()        # a spirit riding in a captured host
+
+
+@dataclass(slots=True)
+class Ledger:
+    players: dict[str, Player]
+    report: Report
+    currency: str
+    start: dict[str, Fraction] = field(default_factory=dict)
+
+    def credit(self, player: str, amount: Fraction, reason: str) -> None:
+        if amount == 0:
+            return
+        record = self.players[player]
+        self.start.setdefault(player, record.balance)
+        record.balance += amount
+        self.report.add("balance", [player], amount=Fraction(amount), currency=self.currency, reason=reason)
+
+
+def piece_value(update: "Update", piece: Piece) -> Fraction:
+    """A piece's worth: its kind's cost; an energy pawn's worth (8, D29); a host with its spirit."""
+    ruleset = update.ruleset
+    if piece.energy:
+        return ruleset.promotion.energy_worth
+    value = ruleset.pieces[piece.kind].cost
+    if piece.spirit:
+        value += next((k.cost for k in ruleset.pieces.values() if k.has("spirit")), Fraction(0))
+    return value
+
+
+def score(update: "Update", player: str, pieces) -> Fraction:
+    """RULES 4: the sum of the costs of the player's pieces on the board (king 0)."""
+    return sum((piece_value(update, p) for p in pieces if p.owner == player), Fraction(0))
+
+
+def _shares(amount: Fraction, capturers: tuple[str, ...]) -> Fraction:
+    """D14: a reward shared between arriving players, each share rounded up."""
+    return Fraction(ceil(amount / len(capturers)))
+
+
+def capture_rewards(update: "Update", captures: list[Capture]) -> None:
+    """Step 5: ceil(fraction x value) to the capturer(s); captured totals grow by the full value."""
+    economy = update.ruleset.economy
+    fraction = update.effects.capture_fraction(economy.capture_reward)
+    for capture in captures:
+        piece = capture.piece
+        kind = update.ruleset.pieces[piece.kind]
+        if piece.owner is None and not kind.captures and kind.cost == 0:
+            continue  # obstacles: captured for no reward (RULES 6)
+        value = capture.value
+        if piece.energy:
+            reward = update.effects.energy_capture_reward(update.ruleset.promotion.energy_capture_reward)
+        else:
+            reward = fraction * value
+        for player in capture.capturers:
+            update.players[player].captured += value
+            share = _shares(reward, capture.capturers)
+            what = f"captured {update.describe(piece)}"
+            if len(capture.capturers) > 1:
+                what += f", shared by {len(capture.capturers)} (D14)"
+            update.ledger.credit(player, share, what)
+
+
+def king_penalties(update: "Update", kings: list[tuple[Piece, tuple[str, ...]]]) -> None:
+    """Step 5: a lost king costs its owner base + ceil(share x worth), worth from P0 (D19, D32);
+    capturers share it (rounded up); an annihilated king pays nobody (D31)."""
+    economy = update.ruleset.economy
+    if economy.king_capture != "penalty":
+        return
+    share = update.effects.king_share(economy.king_penalty_share)
+    for king, capturers in kings:
+        owner = king.owner
+        if owner not in update.players or update.players[owner].status != "active":
+            continue
+        p0_player = update.p0.players[owner]
+        worth = score(update, owner, update.p0.board) + p0_player.balance
+        penalty = economy.king_penalty_base + ceil(share * worth)
+        arithmetic = (f"{_fmt(economy.king_penalty_base)} + ceil({_fmt(share * 100)}% x "
+                      f"({_fmt(score(update, owner, update.p0.board))} + {_fmt(p0_player.balance)})) = {_fmt(penalty)}")
+        update.ledger.credit(owner, -penalty, f"king lost: {arithmetic} (D19)")
+        if capturers and economy.king_penalty_to == "capturer":
+            each = _shares(Fraction(penalty), capturers)
+            for player in capturers:
+                update.ledger.credit(player, each, f"captured {owner}'s king (D19)")
+
+
+def _fmt(value) -> str:
+    from .model import format_amount
+    return format_amount(value)
+
+
+def pay_costs(update: "Update") -> None:
+    """Step 5: generation costs and promotion prices of executed orders, paid even on a collision."""
+    for player, amount, reason in sorted(update.costs, key=lambda c: (c[0], c[2])):
+        update.ledger.credit(player, -amount, reason)
+
+
+def regenerate(update: "Update") -> None:
+    """Step 5: regeneration (neisg: while the player has a king at step 5; sandbox: for an
+    executed order)."""
+    economy = update.ruleset.economy
+    amount = update.effects.regeneration(economy.regen)
+    if amount == 0 or economy.regen_when == "never":
+        return
+    royal = update.ruleset.royal_letter
+    kings = {p.owner for p in update.board if p.kind == royal}
+    for name in sorted(update.players):
+        player = update.players[name]
+        if player.status != "active" or not update.joined(name):
+            continue
+        if economy.regen_when == "king" and name in kings:
+            update.ledger.credit(name, amount, "regeneration")
+        elif economy.regen_when == "executed_order" and name in update.executed_players:
+            update.ledger.credit(name, amount, "regeneration for an executed order")
+        elif economy.regen_when == "in_game":
+            update.ledger.credit(name, amount, "one more update in the game")
+
+
+def settle_debts(update: "Update", rng: random.Random) -> None:
+    """Step 6: a negative balance disintegrates random non-king pieces (D17) or sells the cheapest
+    first (sandbox); a player left below 0 with only kings is eliminated (D30)."""
+    economy = update.ruleset.economy
+    if economy.negative == "none":
+        return
+    royal = update.ruleset.royal_letter
+    for name in sorted(update.players):
+        player = update.players[name]
+        if player.balance >= 0 or player.status != "active":
+            continue
+        while player.balance < 0:
+            pieces = sorted((p for p in update.board if p.owner == name and p.kind != royal),
+                            key=lambda p: p.canonical_key)
+            if not pieces:
+                break
+            if economy.negative == "disintegrate":
+                victim = rng.choice(pieces)
+                refund = Fraction(ceil(piece_value(update, victim) * economy.refund))
+                event = "disintegration"
+            else:
+                victim = min(pieces, key=lambda p: (piece_value(update, p), p.placed if p.placed is not None else -1,
+                                                    p.canonical_key))
+                refund = ceil_half(piece_value(update, victim) * economy.refund)
+                event = "sale"
+            update.remove(victim.id)
+            update.report.add(event, [name], kind=update.kind_name(victim), at=victim.square)
+            update.ledger.credit(name, refund, f"{update.describe(victim)} {'disintegrated' if event == 'disintegration' else 'sold'}")
+        if player.balance < 0:
+            for king in [p for p in update.board if p.owner == name]:
+                update.remove(king.id)
+            player.status = "eliminated"
+            if economy.rejoin_after_removal is not None:
+                player.rejoin_after = update.number + economy.rejoin_after_removal
+            player.king_lost_at = None
+            update.report.add("elimination", [name])

@@ -1,0 +1,232 @@
+"""The update report (INTERFACES.md): typed entries, each naming its players and its audience.
+
+Entries are data; :func:`render` turns them into sentences, for the game channel (``public``) or
+for one player (their private report, where their own orders are told as "your ..."). Balance
+changes are entries too, and they add up to each player's change over the update.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Iterable
+
+from .model import format_amount, format_square
+
+__all__ = ["Entry", "Report", "render", "PUBLIC", "PRIVATE"]
+
+PUBLIC = "public"
+PRIVATE = "private"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One thing that happened. ``type`` names it (order, refused, capture, dodge, hold, fallback,
+    collision, annihilation, resignation, promotion, burst, possession, pickup, drop, cargo_lost,
+    balance, disintegration, elimination, king_lost, respawn, implosion, event_start, event_end);
+    ``players`` are those concerned; ``audience`` is public or private (then ``players[0]`` only)."""
+
+    type: str
+    players: tuple[str, ...]
+    audience: str = PUBLIC
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"type": self.type, "players": list(self.players), "audience": self.audience,
+                "data": _jsonable(self.data)}
+
+    @classmethod
+    def from_json(cls, raw: dict) -> "Entry":
+        return cls(raw["type"], tuple(raw["players"]), raw["audience"], _unjson(raw.get("data", {})))
+
+
+def _jsonable(value):
+    if isinstance(value, Fraction):
+        return {"fraction": str(value)}
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def _unjson(value):
+    if isinstance(value, dict):
+        if set(value) == {"fraction"}:
+            return Fraction(value["fraction"])
+        return {k: _unjson(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return tuple(_unjson(v) for v in value)
+    return value
+
+
+@dataclass(slots=True)
+class Report:
+    update: int
+    entries: list[Entry] = field(default_factory=list)
+
+    def add(self, type: str, players: Iterable[str], audience: str = PUBLIC, **data: Any) -> Entry:
+        entry = Entry(type, tuple(players), audience, data)
+        self.entries.append(entry)
+        return entry
+
+    def of_type(self, type: str) -> list[Entry]:
+        return [e for e in self.entries if e.type == type]
+
+    def balance_changes(self) -> dict[str, Fraction]:
+        totals: dict[str, Fraction] = {}
+        for entry in self.of_type("balance"):
+            player = entry.players[0]
+            totals[player] = totals.get(player, Fraction(0)) + entry.data["amount"]
+        return totals
+
+    def for_player(self, player: str) -> list[Entry]:
+        """What one player is told: every public entry and their own private ones."""
+        return [e for e in self.entries if e.audience == PUBLIC or (e.players and e.players[0] == player)]
+
+    def public(self) -> list[Entry]:
+        return [e for e in self.entries if e.audience == PUBLIC]
+
+    def text(self, player: str | None = None) -> str:
+        entries = self.public() if player is None else self.for_player(player)
+        return render(entries, player, self.update)
+
+    def to_json(self) -> dict:
+        return {"update": self.update, "entries": [e.to_json() for e in self.entries]}
+
+    @classmethod
+    def from_json(cls, raw: dict) -> "Report":
+        return cls(raw["update"], [Entry.from_json(e) for e in raw["entries"]])
+
+
+# ----------------------------------------------------------------------------- sentences
+def render(entries: Iterable[Entry], reader: str | None = None, update: int | None = None) -> str:
+    """Sentences a player understands, one per entry, grouped under a heading."""
+    lines = []
+    if update is not None:
+        lines.append(f"Update {update}" + (f" (your report, {reader})" if reader else ""))
+    for entry in entries:
+        sentence = _SENTENCES.get(entry.type, _generic)(entry, reader)
+        if sentence:
+            lines.append(f"- {sentence}")
+    return "\n".join(lines)
+
+
+def _who(player: str | None, reader: str | None, capital: bool = True) -> str:
+    if player is None:
+        return "Nobody" if capital else "nobody"
+    if player == reader:
+        return "You" if capital else "you"
+    return player
+
+
+def _whose(player: str, reader: str | None) -> str:
+    return "your" if player == reader else f"{player}'s"
+
+
+def _amount(value) -> str:
+    return format_amount(value)
+
+
+def _order(entry: Entry, reader: str | None) -> str:
+    d = entry.data
+    player = entry.players[0]
+    order = d["order"]
+    outcome = d.get("outcome", "played")
+    subject = f"{_whose(player, reader).capitalize()} {order}" if player == reader else f"{player}: {order}"
+    if outcome == "played":
+        return f"{subject} was played."
+    if outcome == "captured":
+        return f"{subject} captured {d['what']}."
+    if outcome == "dodged":
+        return f"{subject} found the square empty: {d['what']}."
+    if outcome == "held":
+        return f"{subject} did not happen: the piece was capturable and held in place by an attack (D13)."
+    if outcome == "cancelled":
+        return f"{subject} did not happen: {d['what']}."
+    return f"{subject}: {outcome}."
+
+
+def _refused(entry: Entry, reader: str | None) -> str:
+    player = entry.players[0]
+    return f"{_whose(player, reader).capitalize()} order {entry.data['text']!r} was refused: {entry.data['reason']}"
+
+
+def _fallback(entry: Entry, reader: str | None) -> str:
+    player = entry.players[0]
+    d = entry.data
+    first = f"{_whose(player, reader).capitalize()} {d['first']}" if player == reader else f"{player}: {d['first']}"
+    return f"{first} failed: {d['why']}; {_whose(player, reader)} fallback {d['order']} was played instead (D12)."
+
+
+def _capture(entry: Entry, reader: str | None) -> str:
+    d = entry.data
+    capturers = " and ".join(_who(p, reader) for p in d["by"])
+    return f"{capturers} captured {_whose(d['owner'], reader)} {d['kind']} on {format_square(d['at'])}."
+
+
+def _collision(entry: Entry, reader: str | None) -> str:
+    d = entry.data
+    return (f"Collision on {format_square(d['at'])}: {', '.join(d['arrivals'])} arrived together; "
+            f"it is an implosion square now (RULES 3.4).")
+
+
+def _annihilation(entry: Entry, reader: str | None) -> str:
+    d = entry.data
+    return (f"The implosion square {format_square(d['at'])} annihilated {', '.join(d['pieces'])}, "
+            f"with no reward (D15).")
+
+
+def _balance(entry: Entry, reader: str | None) -> str:
+    d = entry.data
+    amount = d["amount"]
+    sign = "+" if amount >= 0 else "-"
+    return f"{_who(entry.players[0], reader)}: {sign}{_amount(abs(amount))} {d['currency']} ({d['reason']})."
+
+
+def _simple(template: str):
+    def sentence(entry: Entry, reader: str | None) -> str:
+        data = dict(entry.data)
+        data.setdefault("player", entry.players[0] if entry.players else "")
+        data["player"] = _who(data["player"], reader)
+        for key, value in list(data.items()):
+            if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
+                data[key] = format_square(value)
+        return template.format(**data)
+    return sentence
+
+
+def _generic(entry: Entry, reader: str | None) -> str:
+    return f"{entry.type}: {', '.join(entry.players)} {entry.data}"
+
+
+_SENTENCES = {
+    "order": _order,
+    "refused": _refused,
+    "fallback": _fallback,
+    "capture": _capture,
+    "collision": _collision,
+    "annihilation": _annihilation,
+    "balance": _balance,
+    "resignation": _simple("{player} resigned; their pieces left the board."),
+    "promotion": _simple("{player} promoted the pawn on {at} to {to}."),
+    "burst": _simple("{player}'s energy pawn on {at} burst into +{amount} (D29)."),
+    "possession": _simple("{player}'s spirit possessed the {host} on {at}."),
+    "unpossession": _simple("{player}'s spirit left its host for {at}."),
+    "pickup": _simple("{player}'s harpy picked up the {cargo} on {at}."),
+    "drop": _simple("{player}'s harpy dropped the {cargo} on {at}."),
+    "cargo_lost": _simple("{player}'s harpy lost the {cargo} it carried ({why})."),
+    "disintegration": _simple("{player}'s {kind} on {at} disintegrated (balance below 0, D17)."),
+    "sale": _simple("{player}'s {kind} on {at} was sold (balance below 0)."),
+    "elimination": _simple("{player} is eliminated (D30)."),
+    "king_lost": _simple("{player} lost their king on {at}; it respawns automatically at the end of update {respawn}."),
+    "respawn": _simple("{player}'s king respawned on {at}."),
+    "placement": _simple("{player} placed a king on {at}."),
+    "implosion": _simple("{at} is an implosion square: whatever stands on it at the end of the next update is annihilated."),
+    "event_start": _simple("Event {name} begins: {effect} It lasts until update {until}."),
+    "event_end": _simple("Event {name} has ended."),
+    "obstacle": _simple("{player} placed an obstacle on {at}."),
+    "obstacles_removed": _simple("{count} obstacle(s) crumbled."),
+}

@@ -1,0 +1,224 @@
+"""Run scenario files (SCENARIOS.md): resolve the update, compare with ``[expect]``, print states.
+
+:func:`run_scenario` returns the differences between what happened and what the file expects, as
+sentences; an empty list is a pass. :func:`state_to_toml` writes a state back in the scenario
+format, so that an expectation can be checked by hand against ``--print``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .model import Piece, format_amount, format_square
+from .report import Report
+from .resolution import resolve
+from .scenario import Scenario
+from .state import GameState
+
+__all__ = ["Outcome", "run_scenario", "compare", "state_to_toml"]
+
+_OPTIONAL_FIELDS = ("check", "disabled", "moved", "energy", "spirit", "carrying", "fade", "step_used", "placed",
+                    "carrying_since")
+
+
+@dataclass(slots=True)
+class Outcome:
+    scenario: Scenario
+    state: GameState
+    report: Report
+    differences: list[str]
+
+    @property
+    def passed(self) -> bool:
+        return not self.differences
+
+
+def run_scenario(scenario: Scenario) -> Outcome:
+    state, report = resolve(scenario.ruleset, scenario.state, scenario.orders, scenario.seed)
+    return Outcome(scenario, state, report, compare(scenario, state, report))
+
+
+def _describe_spec(spec: dict) -> str:
+    owner = spec.get("owner") or "neutral"
+    extras = ", ".join(f"{k}={spec[k]}" for k in _OPTIONAL_FIELDS if k in spec)
+    return f"{owner} {spec['kind']} on {format_square(spec['square'])}" + (f" ({extras})" if extras else "")
+
+
+def _describe_piece(piece: Piece, fields=_OPTIONAL_FIELDS) -> str:
+    owner = piece.owner or "neutral"
+    extras = ", ".join(f"{k}={getattr(piece, k)}" for k in fields)
+    return f"{owner} {piece.kind} on {format_square(piece.square)}" + (f" ({extras})" if extras else "")
+
+
+def compare(scenario: Scenario, state: GameState, report: Report) -> list[str]:
+    expect = scenario.expect
+    before = scenario.state
+    diffs: list[str] = []
+    if "pieces" in expect:
+        diffs.extend(_compare_pieces(expect["pieces"], list(state.board)))
+    for key, label in (("balances", "balance"), ("captured", "captured")):
+        for name, wanted in expect.get(key, {}).items():
+            player = state.players.get(name)
+            got = getattr(player, "balance" if key == "balances" else "captured") if player else None
+            if got != wanted:
+                diffs.append(f"{label} of {name}: expected {format_amount(wanted)}, got "
+                             f"{format_amount(got) if got is not None else 'no such player'}")
+    if "refused" in expect:
+        refusals: dict[str, list[str]] = {}
+        for entry in report.of_type("refused"):
+            refusals.setdefault(entry.players[0], []).append(entry.data["reason"])
+        wanted = expect["refused"]
+        for name in sorted(set(refusals) - set(wanted)):
+            diffs.append(f"refused: {name}'s order was refused but no refusal was expected: {refusals[name][0]}")
+        for name, words in sorted(wanted.items()):
+            if name not in refusals:
+                diffs.append(f"refused: expected {name}'s order to be refused (with {words!r}); it was accepted")
+            elif not any(words.casefold() in reason.casefold() for reason in refusals[name]):
+                diffs.append(f"refused: {name}'s refusal does not mention {words!r}: {' | '.join(refusals[name])}")
+    if "implosions" in expect:
+        got = sorted(state.implosions)
+        if got != expect["implosions"]:
+            diffs.append(f"implosions: expected {_squares(expect['implosions'])}, got {_squares(got)}")
+    if "eliminated" in expect:
+        got = sorted(n for n, p in state.players.items() if p.status == "eliminated"
+                     and before.players[n].status != "eliminated")
+        if got != sorted(expect["eliminated"]):
+            diffs.append(f"eliminated: expected {sorted(expect['eliminated'])}, got {got}")
+    if "status" in expect:
+        for name, wanted in expect["status"].items():
+            got = state.players[name].status
+            if got != wanted:
+                diffs.append(f"status of {name}: expected {wanted}, got {got}")
+    if "events" in expect:
+        got = sorted(e.name for e in state.events)
+        if got != sorted(expect["events"]):
+            diffs.append(f"events: expected {sorted(expect['events'])}, got {got}")
+    if "past_events" in expect:
+        if list(state.past_events) != expect["past_events"]:
+            diffs.append(f"past_events: expected {expect['past_events']}, got {list(state.past_events)}")
+    if "marked" in expect:
+        got = sorted(state.marked)
+        if got != expect["marked"]:
+            diffs.append(f"marked: expected {_squares(expect['marked'])}, got {_squares(got)}")
+    if "powerups" in expect:
+        got = sorted((p.kind, p.piece, p.at) for p in state.powerups)
+        wanted = sorted((p.kind, p.piece, p.at) for p in expect["powerups"])
+        if got != wanted:
+            diffs.append(f"powerups: expected {wanted}, got {got}")
+    if "winner" in expect:
+        diffs.append("winner: this engine does not yet decide winners (arena comes in a later issue)")
+    if "report" in expect:
+        text = "\n".join(report.text(name) for name in sorted(state.players)) + "\n" + report.text()
+        for words in expect["report"]:
+            if words.casefold() not in text.casefold():
+                diffs.append(f"report: does not mention {words!r}")
+    return diffs
+
+
+def _squares(squares) -> str:
+    return "[" + ", ".join(format_square(s) for s in squares) + "]"
+
+
+def _compare_pieces(expected: list[dict], actual: list[Piece]) -> list[str]:
+    """The whole board, in any order; optional fields compared only where written."""
+    remaining = sorted(actual, key=lambda p: p.canonical_key)
+    unmatched: list[dict] = []
+    mismatched: list[str] = []
+    # First pass: exact matches of every written field.
+    for spec in expected:
+        match = next((p for p in remaining if _matches(spec, p, all_fields=True)), None)
+        if match is not None:
+            remaining.remove(match)
+        else:
+            unmatched.append(spec)
+    still: list[dict] = []
+    for spec in unmatched:  # Second pass: same piece, other state
+        match = next((p for p in remaining if _matches(spec, p, all_fields=False)), None)
+        if match is not None:
+            remaining.remove(match)
+            fields = [k for k in _OPTIONAL_FIELDS if k in spec]
+            mismatched.append(f"piece differs: expected {_describe_spec(spec)}, got {_describe_piece(match, fields)}")
+        else:
+            still.append(spec)
+    diffs = [f"missing piece: {_describe_spec(spec)}" for spec in still]
+    diffs.extend(mismatched)
+    diffs.extend(f"extra piece: {_describe_piece(p, ('check',))}" for p in remaining)
+    return diffs
+
+
+def _matches(spec: dict, piece: Piece, all_fields: bool) -> bool:
+    if (spec.get("owner"), spec["kind"], spec["square"]) != (piece.owner, piece.kind, piece.square):
+        return False
+    if not all_fields:
+        return True
+    return all(getattr(piece, k) == spec[k] for k in _OPTIONAL_FIELDS if k in spec)
+
+
+# ----------------------------------------------------------------------------- printing
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Fraction):
+        return format_amount(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return str(value)
+
+
+def state_to_toml(scenario: Scenario, state: GameState) -> str:
+    """The position after the update in the scenario format (players, pieces, board)."""
+    lines = [f'ruleset = {_toml_value(scenario.ruleset.name if scenario.ruleset.source.endswith(scenario.ruleset.name + ".toml") else scenario.ruleset.source)}',
+             f"update = {state.update}", f"seed = {scenario.seed}",
+             f"description = {_toml_value('position after ' + (scenario.description or scenario.path))}", "", "[board]"]
+    if state.board.bounds is not None and state.board.bounds != scenario.ruleset.bounds_for(len(state.players)):
+        (x0, y0), (x1, y1) = state.board.bounds
+        lines.append(f"bounds = [[{x0}, {y0}], [{x1}, {y1}]]")
+    lines.append(f"implosions = {_toml_value([list(s) for s in sorted(state.implosions)])}")
+    if state.moved_last_update:
+        moves = ", ".join(f"{{ from = [{m.origin[0]}, {m.origin[1]}], to = [{m.target[0]}, {m.target[1]}] }}"
+                          for m in state.moved_last_update)
+        lines.append(f"moved_last_update = [{moves}]")
+    if state.length is not None:
+        lines.append(f"length = {state.length}")
+    if state.events:
+        events = ", ".join(f'{{ name = {_toml_value(e.name)}, started = {e.started} }}' for e in state.events)
+        lines.append(f"events = [{events}]")
+    if state.past_events:
+        lines.append(f"past_events = {_toml_value(list(state.past_events))}")
+    if state.marked:
+        lines.append(f"marked = {_toml_value([list(s) for s in state.marked])}")
+    for name in sorted(state.players):
+        p = state.players[name]
+        lines += ["", "[[players]]", f"name = {_toml_value(p.name)}", f"colour = {_toml_value(p.colour)}",
+                  f"balance = {format_amount(p.balance)}", f"captured = {format_amount(p.captured)}"]
+        if p.team:
+            lines.append(f"team = {_toml_value(p.team)}")
+        if p.king_lost_at is not None:
+            lines.append(f"king_lost_at = {p.king_lost_at}")
+        if p.king_lost_square is not None:
+            lines.append(f"king_lost_square = {_toml_value(list(p.king_lost_square))}")
+        if p.status != "active":
+            lines.append(f"status = {_toml_value(p.status)}")
+        if p.rejoin_after is not None:
+            lines.append(f"rejoin_after = {p.rejoin_after}")
+    for piece in sorted(state.board, key=lambda p: p.canonical_key):
+        lines += ["", "[[pieces]]"]
+        if piece.owner is not None:
+            lines.append(f"owner = {_toml_value(piece.owner)}")
+        lines += [f"kind = {_toml_value(piece.kind)}", f"at = [{piece.square[0]}, {piece.square[1]}]"]
+        if piece.check != "none":
+            lines.append(f"check = {_toml_value(piece.check)}")
+        for key in ("disabled", "moved", "energy", "spirit", "step_used"):
+            if getattr(piece, key):
+                lines.append(f"{key} = true")
+        for key in ("carrying", "carrying_since", "placed"):
+            if getattr(piece, key) is not None:
+                lines.append(f"{key} = {_toml_value(getattr(piece, key))}")
+        if piece.fade:
+            lines.append(f"fade = {piece.fade}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,113 @@
+"""Game states to and from versioned JSON (stored in snapshots, replayed, shipped between processes).
+
+The format is plain JSON: exact amounts are strings (``"11/2"``) or integers, squares are
+``[x, y]``. ``version`` is checked on reading; a newer version than this code knows is refused
+rather than misread.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from fractions import Fraction
+from typing import Any
+
+from .board import Board
+from .model import Piece, Player
+from .state import ActiveEvent, GameState, LastMove, PowerUp
+
+__all__ = ["STATE_VERSION", "state_to_json", "state_from_json", "dumps", "loads", "StateFormatError"]
+
+STATE_VERSION = 1
+
+_PIECE_DEFAULTS = {f.name: f.default for f in fields(Piece)}
+
+
+class StateFormatError(ValueError):
+    """A stored state this code cannot read."""
+
+
+def _amount(value: Fraction) -> int | str:
+    return value.numerator if value.denominator == 1 else str(value)
+
+
+def _square(value) -> list[int] | None:
+    return None if value is None else [value[0], value[1]]
+
+
+def state_to_json(state: GameState) -> dict[str, Any]:
+    pieces = []
+    for piece in sorted(state.board, key=lambda p: (p.canonical_key, p.id)):
+        raw: dict[str, Any] = {"id": piece.id, "kind": piece.kind, "owner": piece.owner, "at": _square(piece.square)}
+        for name, default in _PIECE_DEFAULTS.items():
+            if name in ("id", "kind", "owner", "square"):
+                continue
+            value = getattr(piece, name)
+            if value != default:
+                raw[name] = value
+        pieces.append(raw)
+    players = []
+    for name in sorted(state.players):
+        p = state.players[name]
+        players.append({"name": p.name, "colour": p.colour, "balance": _amount(p.balance),
+                        "captured": _amount(p.captured), "status": p.status, "team": p.team,
+                        "king_lost_at": p.king_lost_at, "king_lost_square": _square(p.king_lost_square),
+                        "rejoin_after": p.rejoin_after, "pending": list(p.pending)})
+    bounds = state.board.bounds
+    return {
+        "version": STATE_VERSION,
+        "update": state.update,
+        "bounds": None if bounds is None else [_square(bounds[0]), _square(bounds[1])],
+        "players": players,
+        "pieces": pieces,
+        "implosions": sorted(_square(s) for s in state.implosions),
+        "moved_last_update": [{"from": _square(m.origin), "to": _square(m.target)} for m in state.moved_last_update],
+        "length": state.length,
+        "events": [{"name": e.name, "started": e.started} for e in state.events],
+        "past_events": list(state.past_events),
+        "powerups": [{"kind": p.kind, "at": _square(p.at), "piece": p.piece} for p in state.powerups],
+        "marked": [_square(s) for s in state.marked],
+        "next_id": state.next_id,
+        "checks_consistent": state.checks_consistent,
+    }
+
+
+def state_from_json(raw: dict[str, Any]) -> GameState:
+    version = raw.get("version")
+    if version != STATE_VERSION:
+        raise StateFormatError(f"state format version {version!r} is not supported (this code reads {STATE_VERSION})")
+    try:
+        bounds = raw["bounds"]
+        board = Board(bounds=None if bounds is None else (tuple(bounds[0]), tuple(bounds[1])))
+        for p in raw["pieces"]:
+            extra = {k: v for k, v in p.items() if k not in ("id", "kind", "owner", "at")}
+            board.add(Piece(id=p["id"], kind=p["kind"], owner=p["owner"], square=tuple(p["at"]), **extra))
+        players = {}
+        for p in raw["players"]:
+            players[p["name"]] = Player(
+                name=p["name"], colour=p["colour"], balance=Fraction(p["balance"]), captured=Fraction(p["captured"]),
+                status=p["status"], team=p["team"], king_lost_at=p["king_lost_at"],
+                king_lost_square=None if p["king_lost_square"] is None else tuple(p["king_lost_square"]),
+                rejoin_after=p["rejoin_after"], pending=tuple(p["pending"]))
+        return GameState(
+            board=board, players=players, update=raw["update"],
+            implosions=frozenset(tuple(s) for s in raw["implosions"]),
+            moved_last_update=tuple(LastMove(tuple(m["from"]), tuple(m["to"])) for m in raw["moved_last_update"]),
+            length=raw["length"],
+            events=tuple(ActiveEvent(e["name"], e["started"]) for e in raw["events"]),
+            past_events=tuple(raw["past_events"]),
+            powerups=tuple(PowerUp(p["kind"], tuple(p["at"]), p["piece"]) for p in raw["powerups"]),
+            marked=tuple(tuple(s) for s in raw["marked"]),
+            next_id=raw["next_id"],
+            checks_consistent=raw["checks_consistent"],
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise StateFormatError(f"stored state is malformed: {type(exc).__name__}: {exc}") from None
+
+
+def dumps(state: GameState) -> str:
+    return json.dumps(state_to_json(state), separators=(",", ":"), sort_keys=True)
+
+
+def loads(text: str) -> GameState:
+    return state_from_json(json.loads(text))
