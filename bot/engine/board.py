@@ -40,12 +40,13 @@ def _line_direction(step: tuple[int, int]) -> tuple[tuple[int, int], int]:
 class Board:
     """Pieces by id, by square and by line. Mutable; :meth:`copy` before changing a shared one."""
 
-    __slots__ = ("bounds", "_pieces", "_at", "_lines")
+    __slots__ = ("bounds", "_pieces", "_at", "_lines", "_owned")
 
     def __init__(self, pieces: Iterable[Piece] = (), bounds: Bounds | None = None) -> None:
         self.bounds = bounds
         self._pieces: dict[int, Piece] = {}
         self._at: dict[Square, list[int]] = {}
+        self._owned: dict[str | None, dict[int, None]] = {}   # owner -> ids, in insertion order
         # direction -> line key -> sorted positions along the line of occupied squares
         self._lines: dict[tuple[int, int], dict[int, list[int]]] = {d: {} for d in _CHESS_LINES}
         for piece in pieces:
@@ -70,6 +71,14 @@ class Board:
         if not ids:
             return ()
         return tuple(self._pieces[i] for i in ids)
+
+    def owned_by(self, owner: str | None) -> list[Piece]:
+        """The pieces of one owner (None: neutral pieces), without scanning the board."""
+        ids = self._owned.get(owner)
+        return [self._pieces[i] for i in ids] if ids else []
+
+    def owners(self) -> set[str | None]:
+        return {owner for owner, ids in self._owned.items() if ids}
 
     def occupied(self, square: Square) -> bool:
         return square in self._at
@@ -135,6 +144,7 @@ class Board:
         if piece.id in self._pieces:
             raise ValueError(f"piece id {piece.id} is already on the board")
         self._pieces[piece.id] = piece
+        self._owned.setdefault(piece.owner, {})[piece.id] = None
         ids = self._at.get(piece.square)
         if ids is None:
             self._at[piece.square] = [piece.id]
@@ -144,6 +154,7 @@ class Board:
 
     def remove(self, piece_id: int) -> Piece:
         piece = self._pieces.pop(piece_id)
+        del self._owned[piece.owner][piece_id]
         ids = self._at[piece.square]
         ids.remove(piece_id)
         if not ids:
@@ -154,7 +165,7 @@ class Board:
     def replace(self, piece: Piece) -> None:
         """Store a changed version of a piece (same id), moving it if its square changed."""
         old = self._pieces[piece.id]
-        if old.square == piece.square:
+        if old.square == piece.square and old.owner == piece.owner:
             self._pieces[piece.id] = piece
         else:
             self.remove(piece.id)
@@ -165,6 +176,7 @@ class Board:
         other.bounds = self.bounds
         other._pieces = dict(self._pieces)
         other._at = {s: list(ids) for s, ids in self._at.items()}
+        other._owned = {o: dict(ids) for o, ids in self._owned.items()}
         other._lines = {d: {k: list(v) for k, v in lines.items()} for d, lines in self._lines.items()}
         return other
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from .model import Piece, Player, format_square
 from .report import Report
+from .standings import piece_worth
 
 if TYPE_CHECKING:  # pragma: no cover
     from .resolution import Update
@@ -56,18 +57,12 @@ class Ledger:
 
 def piece_value(update: "Update", piece: Piece) -> Fraction:
     """A piece's worth: its kind's cost; an energy pawn's worth (8, D29); a host with its spirit."""
-    ruleset = update.ruleset
-    if piece.energy:
-        return ruleset.promotion.energy_worth
-    value = ruleset.pieces[piece.kind].cost
-    if piece.spirit:
-        value += next((k.cost for k in ruleset.pieces.values() if k.has("spirit")), Fraction(0))
-    return value
+    return piece_worth(update.ruleset, piece)
 
 
 def score(update: "Update", player: str, pieces) -> Fraction:
     """RULES 4: the sum of the costs of the player's pieces on the board (king 0)."""
-    return sum((piece_value(update, p) for p in pieces if p.owner == player), Fraction(0))
+    return sum((piece_value(update, p) for p in pieces.owned_by(player)), Fraction(0))
 
 
 def _shares(amount: Fraction, capturers: tuple[str, ...]) -> Fraction:
@@ -165,7 +160,7 @@ def settle_debts(update: "Update", rng: random.Random) -> None:
         if player.balance >= 0 or player.status != "active":
             continue
         while player.balance < 0:
-            pieces = sorted((p for p in update.board if p.owner == name and p.kind != royal),
+            pieces = sorted((p for p in update.board.owned_by(name) if p.kind != royal),
                             key=lambda p: p.canonical_key)
             if not pieces:
                 break
@@ -182,7 +177,7 @@ def settle_debts(update: "Update", rng: random.Random) -> None:
             update.report.add(event, [name], kind=update.kind_name(victim), at=victim.square)
             update.ledger.credit(name, refund, f"{update.describe(victim)} {'disintegrated' if event == 'disintegration' else 'sold'}")
         if player.balance < 0:
-            for king in [p for p in update.board if p.owner == name]:
+            for king in update.board.owned_by(name):
                 update.remove(king.id)
             player.status = "eliminated"
             if economy.rejoin_after_removal is not None:

@@ -138,8 +138,8 @@ class Update:
 
     def joined(self, name: str) -> bool:
         player = self.players[name]
-        return (any(p.owner == name for p in self.board) or player.king_lost_at is not None
-                or any(p.owner == name for p in self.p0.board))
+        return (bool(self.board.owned_by(name)) or player.king_lost_at is not None
+                or bool(self.p0.board.owned_by(name)))
 
     def lose_king(self, king: Piece, capturers: tuple[str, ...]) -> None:
         self.kings_lost.append((king, capturers))
@@ -378,7 +378,7 @@ def step_annihilation(update: Update, orders) -> None:
 
 def step_resignations(update: Update, orders) -> None:
     for name in sorted(update.resigners):
-        for piece in [p for p in update.board if p.owner == name]:
+        for piece in update.board.owned_by(name):
             update.remove(piece.id)
         player = update.players[name]
         player.status = "resigned"

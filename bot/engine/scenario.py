@@ -77,17 +77,23 @@ def load_scenario(path: str | Path) -> Scenario:
 class _Loader:
     def __init__(self, path: str, text: str, folder: Path) -> None:
         self.path, self.lines, self.folder = path, text.splitlines(), folder
+        self.context: tuple[str, int] | None = None   # the table being read, and which [[table]] of its name
 
     # ---------------------------------------------------------------- errors with lines
     def fail(self, problem: str, key: str | None = None, table: str | None = None) -> ScenarioError:
-        return ScenarioError(self.path, problem, self.line_of(key, table))
+        occurrence = 0
+        if self.context is not None and table in (None, self.context[0]):
+            table, occurrence = self.context
+        return ScenarioError(self.path, problem, self.line_of(key, table, occurrence))
 
-    def line_of(self, key: str | None, table: str | None) -> int | None:
-        """Best effort: the first line assigning ``key`` after the header of ``table``."""
+    def line_of(self, key: str | None, table: str | None, occurrence: int = 0) -> int | None:
+        """Best effort: the first line assigning ``key`` after the header of ``table`` (the
+        ``occurrence``-th one, counting from 0, for an array of tables such as ``[[pieces]]``)."""
         start = 0
         if table:
             header = re.compile(r"^\s*\[\[?\s*" + re.escape(table) + r"\s*\]\]?\s*$")
-            start = next((i for i, line in enumerate(self.lines) if header.match(line)), 0)
+            starts = [i for i, line in enumerate(self.lines) if header.match(line)]
+            start = starts[min(occurrence, len(starts) - 1)] if starts else 0
         if key is None:
             return start + 1 if table else None
         pattern = re.compile(r"^\s*\"?" + re.escape(key) + r"\"?\s*=|[{,]\s*" + re.escape(key) + r"\s*=")
@@ -151,11 +157,13 @@ class _Loader:
         if not isinstance(board, dict):
             raise self.fail("[board] must be a table", "board")
         self.unknown(board, _BOARD_KEYS, "board")
-        players = [self.player(i, t) for i, t in enumerate(self.tables(data.get("players", []), "players"))]
+        players = [self.within("players", i, self.player, i, t)
+                   for i, t in enumerate(self.tables(data.get("players", []), "players"))]
         names = [p.name for p in players]
         if len(set(names)) != len(names):
             raise self.fail("two [[players]] share a name", "name", "players")
-        pieces = [self.piece(t, ruleset, set(names)) for t in self.tables(data.get("pieces", []), "pieces")]
+        pieces = [self.within("pieces", i, self.piece, t, ruleset, set(names))
+                  for i, t in enumerate(self.tables(data.get("pieces", []), "pieces"))]
         bounds = None
         if "bounds" in board:
             corners = self.squares(board["bounds"], "bounds", "[board] ")
@@ -165,8 +173,16 @@ class _Loader:
         state = GameState.build(ruleset, pieces, players, bounds=bounds, update=update,
                                 **self.board_memory(board, ruleset))
         orders = self.orders(data.get("orders", {}), set(names))
-        expect = self.expect(data.get("expect", {}), ruleset, set(names))
+        expect = self.within("expect", 0, self.expect, data.get("expect", {}), ruleset, set(names))
         return Scenario(self.path, ruleset, state, seed, description, orders, expect)
+
+    def within(self, table: str, index: int, read, *args):
+        """Read one table, so that an error without a table of its own points into this one."""
+        self.context = (table, index)
+        try:
+            return read(*args)
+        finally:
+            self.context = None
 
     def ruleset(self, value: Any) -> Ruleset:
         if value is None:

@@ -61,7 +61,7 @@ class GameState:
         return self.next_id - 1
 
     def pieces_of(self, owner: str) -> list[Piece]:
-        return sorted((p for p in self.board if p.owner == owner), key=lambda p: p.canonical_key)
+        return sorted(self.board.owned_by(owner), key=lambda p: p.canonical_key)
 
     def teams(self) -> dict[str, str]:
         return {p.name: p.team for p in self.players.values() if p.team}

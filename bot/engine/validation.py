@@ -37,6 +37,31 @@ def a_(name: str) -> str:
     return f"{'an' if name[:1] in 'aeio' else 'a'} {name}"
 
 
+class _BoardWithout:
+    """A read-only view of a board with the pieces of one square lifted off (what ``reach`` asks)."""
+
+    __slots__ = ("_board", "_square")
+
+    def __init__(self, board: Board, square: Square) -> None:
+        self._board, self._square = board, square
+
+    @property
+    def bounds(self):
+        return self._board.bounds
+
+    def at(self, square: Square) -> tuple[Piece, ...]:
+        return () if square == self._square else self._board.at(square)
+
+    def occupied(self, square: Square) -> bool:
+        return square != self._square and self._board.occupied(square)
+
+    def in_bounds(self, square: Square) -> bool:
+        return self._board.in_bounds(square)
+
+    def occupied_along(self, origin: Square, step: tuple[int, int], limit: int | None = None):
+        return ((k, sq) for k, sq in self._board.occupied_along(origin, step, limit) if sq != self._square)
+
+
 @dataclass(frozen=True, slots=True)
 class CheckedAction:
     """A valid action, resolved against P0.
@@ -157,7 +182,6 @@ class Validator:
         self.pawn = ruleset.promotion.pawn
         self.royal = ruleset.royal_letter
         self.currency = ruleset.economy.currency
-        self._own: dict[str, list[Piece]] = {}
 
     # ================================================================= submissions
     def check_submission(self, player: str, text: str) -> list[CheckedLine]:
@@ -263,11 +287,8 @@ class Validator:
         return bool(self.own_pieces(player)) or (record is not None and record.king_lost_at is not None)
 
     def own_pieces(self, player: str) -> list[Piece]:
-        """The player's pieces in P0 (one scan of the board per player and validator)."""
-        pieces = self._own.get(player)
-        if pieces is None:
-            pieces = self._own[player] = [p for p in self.board if p.owner == player]
-        return pieces
+        """The player's pieces in P0 (the board indexes pieces by owner)."""
+        return self.board.owned_by(player)
 
     def name(self, piece_or_letter) -> str:
         letter = piece_or_letter if isinstance(piece_or_letter, str) else piece_or_letter.kind
@@ -389,10 +410,10 @@ class Validator:
         return None
 
     def reach_ignoring_target(self, mover: Piece, target: Square) -> Reach:
-        board = self.board.copy()
-        for p in board.at(target):
-            board.remove(p.id)
-        position = replace(self.position, board=board, _rays_cache={}, _steps_cache=None)
+        """The geometry of a move onto friends (possession, pickup): the target seen as empty.
+        A view of the board, not a copy: copying a 50,000-piece board took half a second."""
+        position = replace(self.position, board=_BoardWithout(self.board, target), _rays_cache={},
+                           _steps_cache=None)
         return reach(position, mover, target)
 
     def theft_victims(self, thief: Piece, origin: Square) -> list[Piece]:
