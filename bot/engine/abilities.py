@@ -16,11 +16,13 @@ frozen zombie still freezes (docs/rules/abilities.md).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .model import Piece, Square
 from .movement import Position
 from .ruleset import Ruleset
 
-__all__ = ["position_for", "AbilityEffects", "WITCH_TRIALS"]
+__all__ = ["position_for", "rebased", "lifted", "AbilityEffects", "WITCH_TRIALS"]
 
 WITCH_TRIALS = "Witch Trials"
 
@@ -30,7 +32,8 @@ _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or 
 class AbilityEffects:
     """The effects of section 8 on one position; answers are memoised per piece."""
 
-    def __init__(self, ruleset: Ruleset, position: Position, witch_trials: bool = False) -> None:
+    def __init__(self, ruleset: Ruleset, position: Position, witch_trials: bool = False,
+                 parent: "AbilityEffects | None" = None) -> None:
         self.ruleset = ruleset
         self.position = position
         self.witch_trials = witch_trials
@@ -40,6 +43,9 @@ class AbilityEffects:
         self.transparents = {k.letter for k in kinds if k.has("transparent") or k.has("witch") or k.has("spirit")}
         self.angels = {k.letter for k in kinds if k.has("angel")}
         self._frozen: dict[int, bool] = {}
+        self._passable: dict[Square, bool] = {}
+        self._witches_near: dict[Square, tuple[Piece, ...]] | None = None
+        self._parent = parent   # the effects of the full board this position lifts pieces from
 
     def _same_side(self, a: Piece, b: Piece) -> bool:
         return a.owner is not None and b.owner is not None and not self.position.enemies(a.owner, b.owner)
@@ -59,7 +65,14 @@ class AbilityEffects:
         return False
 
     def passable(self, square: Square) -> bool:
-        """Whether some mover could pass through this square (so attackers behind it count)."""
+        """Whether some mover could pass through this square (so attackers behind it count).
+        Memoised: a position's pieces do not change while its effects are asked about."""
+        known = self._passable.get(square)
+        if known is None:
+            known = self._passable[square] = self._compute_passable(square)
+        return known
+
+    def _compute_passable(self, square: Square) -> bool:
         pieces = self.position.board.at(square)
         if any(p.owner is None for p in pieces):
             return False
@@ -70,21 +83,31 @@ class AbilityEffects:
         return bool(self.witches) and self._next_to_any_witch(square)
 
     def _next_to_any_witch(self, square: Square) -> bool:
-        x, y = square
-        board = self.position.board
-        return any(w.kind in self.witches and not w.disabled
-                   for dx, dy in _NEIGHBOURS for w in board.at((x + dx, y + dy)))
+        return any(self._present(w) for w in self._witch_neighbourhoods().get(square, ()))
+
+    def _present(self, piece: Piece) -> bool:
+        return self._parent is None or piece.id in self.position.board
+
+    def _witch_neighbourhoods(self) -> dict[Square, tuple[Piece, ...]]:
+        """Square -> the active witches next to it, from the board's kind index (once per position)."""
+        if self._parent is not None:
+            return self._parent._witch_neighbourhoods()  # lifted pieces are filtered by _present
+        if self._witches_near is None:
+            near: dict[Square, tuple[Piece, ...]] = {}
+            for letter in sorted(self.witches):
+                for witch in self.position.board.of_kind(letter):
+                    if witch.disabled:
+                        continue
+                    x, y = witch.square
+                    for dx, dy in _NEIGHBOURS:
+                        near[(x + dx, y + dy)] = near.get((x + dx, y + dy), ()) + (witch,)
+            self._witches_near = near
+        return self._witches_near
 
     def _next_to_witch_of(self, square: Square, mover: Piece) -> bool:
         """A piece next to a (non-disabled) witch is transparent to her side, except to her."""
-        x, y = square
-        board = self.position.board
-        for dx, dy in _NEIGHBOURS:
-            for witch in board.at((x + dx, y + dy)):
-                if (witch.kind in self.witches and not witch.disabled and witch.id != mover.id
-                        and self._same_side(witch, mover)):
-                    return True
-        return False
+        return any(witch.id != mover.id and self._same_side(witch, mover) and self._present(witch)
+                   for witch in self._witch_neighbourhoods().get(square, ()))
 
     def frozen(self, piece: Piece) -> bool:
         if not self.zombies or piece.owner is None:
@@ -135,10 +158,44 @@ def position_for(ruleset: Ruleset, state) -> Position:
     if events.has("Variety"):
         moved_to = frozenset(m.target for m in state.moved_last_update)
         position.locked = lambda piece: events.variety_locked(piece, moved_to)
-    effects = AbilityEffects(ruleset, position, witch_trials=events.has(WITCH_TRIALS))
+    _install(position, ruleset, events.has(WITCH_TRIALS))
+    return position
+
+
+def _install(position: Position, ruleset: Ruleset, witch_trials: bool,
+             parent: AbilityEffects | None = None) -> AbilityEffects:
+    effects = AbilityEffects(ruleset, position, witch_trials=witch_trials, parent=parent)
     if effects.transparents or effects.witch_trials:
         position.transparent = effects.transparent
         position.passable = effects.passable
+    else:
+        position.transparent, position.passable = _never_transparent, _never_passable
     position.frozen = effects.frozen
     position.protected = effects.protected
-    return position
+    return effects
+
+
+def _never_transparent(blocker: Piece, mover: Piece) -> bool:
+    return False
+
+
+def _never_passable(square: Square) -> bool:
+    return False
+
+
+def rebased(position: Position, board) -> Position:
+    """The same position on another board (usually a :class:`~bot.engine.board.BoardView`), with
+    the section 8 effects recomputed there: a lifted zombie no longer freezes, a lifted angel no
+    longer protects (D8: "effects included")."""
+    effects = getattr(position.frozen, "__self__", None)
+    parent = effects if isinstance(effects, AbilityEffects) else None
+    other = replace(position, board=board)
+    _install(other, position.ruleset, bool(parent and parent.witch_trials), parent)
+    return other
+
+
+def lifted(position: Position, *pieces: Piece) -> Position:
+    """The position with these pieces taken off the board, effects included."""
+    from .board import BoardView
+
+    return rebased(position, BoardView(position.board, lifted_ids=[p.id for p in pieces]))

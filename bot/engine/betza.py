@@ -219,7 +219,8 @@ def parse_betza(text: str) -> Movement:
             parts = ((letter, riding),)
         else:
             if i < n and text[i] == letter:
-                raise BetzaError(text, i, f"{letter!r} is already a rider and cannot be doubled")
+                what = "is already a rider" if letter in "RBQ" else "is a compound of leaps (a riding king is Q)"
+                raise BetzaError(text, i, f"{letter!r} {what} and cannot be doubled")
             parts = _COMPOUNDS[letter]
         digits_start = i
         while i < n and text[i].isdigit():

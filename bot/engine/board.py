@@ -19,7 +19,7 @@ from typing import Iterable, Iterator
 
 from .model import Piece, Square
 
-__all__ = ["Board", "Bounds"]
+__all__ = ["Board", "BoardView", "Bounds"]
 
 Bounds = tuple[tuple[int, int], tuple[int, int]]  # ((xmin, ymin), (xmax, ymax)), inclusive
 
@@ -40,12 +40,13 @@ def _line_direction(step: tuple[int, int]) -> tuple[tuple[int, int], int]:
 class Board:
     """Pieces by id, by square and by line. Mutable; :meth:`copy` before changing a shared one."""
 
-    __slots__ = ("bounds", "_pieces", "_at", "_lines", "_owned")
+    __slots__ = ("bounds", "_pieces", "_at", "_lines", "_owned", "_kinds")
 
     def __init__(self, pieces: Iterable[Piece] = (), bounds: Bounds | None = None) -> None:
         self.bounds = bounds
         self._pieces: dict[int, Piece] = {}
-        self._at: dict[Square, list[int]] = {}
+        self._at: dict[Square, tuple[Piece, ...]] = {}         # immutable tuples: `at` hands them out
+        self._kinds: dict[str, dict[int, None]] = {}            # kind letter -> ids
         self._owned: dict[str | None, dict[int, None]] = {}   # owner -> ids, in insertion order
         # direction -> line key -> sorted positions along the line of occupied squares
         self._lines: dict[tuple[int, int], dict[int, list[int]]] = {d: {} for d in _CHESS_LINES}
@@ -67,14 +68,16 @@ class Board:
 
     def at(self, square: Square) -> tuple[Piece, ...]:
         """Every piece on a square (usually none or one; several after a collision)."""
-        ids = self._at.get(square)
-        if not ids:
-            return ()
-        return tuple(self._pieces[i] for i in ids)
+        return self._at.get(square, ())
 
     def owned_by(self, owner: str | None) -> list[Piece]:
         """The pieces of one owner (None: neutral pieces), without scanning the board."""
         ids = self._owned.get(owner)
+        return [self._pieces[i] for i in ids] if ids else []
+
+    def of_kind(self, letter: str) -> list[Piece]:
+        """The pieces of one kind, without scanning the board."""
+        ids = self._kinds.get(letter)
         return [self._pieces[i] for i in ids] if ids else []
 
     def owners(self) -> set[str | None]:
@@ -145,19 +148,22 @@ class Board:
             raise ValueError(f"piece id {piece.id} is already on the board")
         self._pieces[piece.id] = piece
         self._owned.setdefault(piece.owner, {})[piece.id] = None
-        ids = self._at.get(piece.square)
-        if ids is None:
-            self._at[piece.square] = [piece.id]
+        self._kinds.setdefault(piece.kind, {})[piece.id] = None
+        here = self._at.get(piece.square)
+        if here is None:
+            self._at[piece.square] = (piece,)
             self._index_square(piece.square)
         else:
-            ids.append(piece.id)
+            self._at[piece.square] = here + (piece,)
 
     def remove(self, piece_id: int) -> Piece:
         piece = self._pieces.pop(piece_id)
         del self._owned[piece.owner][piece_id]
-        ids = self._at[piece.square]
-        ids.remove(piece_id)
-        if not ids:
+        del self._kinds[piece.kind][piece_id]
+        rest = tuple(p for p in self._at[piece.square] if p.id != piece_id)
+        if rest:
+            self._at[piece.square] = rest
+        else:
             del self._at[piece.square]
             self._unindex_square(piece.square)
         return piece
@@ -165,8 +171,9 @@ class Board:
     def replace(self, piece: Piece) -> None:
         """Store a changed version of a piece (same id), moving it if its square changed."""
         old = self._pieces[piece.id]
-        if old.square == piece.square and old.owner == piece.owner:
+        if old.square == piece.square and old.owner == piece.owner and old.kind == piece.kind:
             self._pieces[piece.id] = piece
+            self._at[piece.square] = tuple(piece if p.id == piece.id else p for p in self._at[piece.square])
         else:
             self.remove(piece.id)
             self.add(piece)
@@ -175,8 +182,9 @@ class Board:
         other = Board.__new__(Board)
         other.bounds = self.bounds
         other._pieces = dict(self._pieces)
-        other._at = {s: list(ids) for s, ids in self._at.items()}
+        other._at = dict(self._at)
         other._owned = {o: dict(ids) for o, ids in self._owned.items()}
+        other._kinds = {k: dict(ids) for k, ids in self._kinds.items()}
         other._lines = {d: {k: list(v) for k, v in lines.items()} for d, lines in self._lines.items()}
         return other
 
@@ -206,3 +214,57 @@ class Board:
             positions.pop(bisect_left(positions, ux * x + uy * y))
             if not positions:
                 del index[key]
+
+
+class BoardView:
+    """A read-only view of a board with some pieces lifted off: by id, or every piece of one square.
+
+    Movement and ability queries accept it in place of a :class:`Board`, so asking "what if this
+    piece were not here" (a king's escape, D8's lifted mover, a spirit's target seen as empty)
+    never copies a 50,000-piece board.
+    """
+
+    __slots__ = ("_board", "_ids", "_square", "_squares")
+
+    def __init__(self, board: Board, lifted_ids: Iterable[int] = (), lifted_square: Square | None = None) -> None:
+        self._board = board
+        self._ids = frozenset(lifted_ids)
+        self._square = lifted_square
+        self._squares = {board.get(i).square for i in self._ids if i in board}
+
+    @property
+    def bounds(self) -> Bounds | None:
+        return self._board.bounds
+
+    def in_bounds(self, square: Square) -> bool:
+        return self._board.in_bounds(square)
+
+    def __contains__(self, piece_id: int) -> bool:
+        return piece_id not in self._ids and piece_id in self._board and (
+            self._square is None or self._board.get(piece_id).square != self._square)
+
+    def get(self, piece_id: int) -> Piece:
+        if piece_id not in self:
+            raise KeyError(piece_id)
+        return self._board.get(piece_id)
+
+    def at(self, square: Square) -> tuple[Piece, ...]:
+        if square == self._square:
+            return ()
+        pieces = self._board.at(square)
+        if square in self._squares:
+            return tuple(p for p in pieces if p.id not in self._ids)
+        return pieces
+
+    def occupied(self, square: Square) -> bool:
+        return bool(self.at(square))
+
+    def of_kind(self, letter: str) -> list[Piece]:
+        return [p for p in self._board.of_kind(letter) if p.id in self]
+
+    def occupied_along(self, origin: Square, step: tuple[int, int], limit: int | None = None
+                       ) -> Iterator[tuple[int, Square]]:
+        for k, square in self._board.occupied_along(origin, step, limit):
+            if square == self._square or (square in self._squares and not self.at(square)):
+                continue
+            yield k, square

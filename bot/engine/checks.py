@@ -28,9 +28,10 @@ from dataclasses import replace
 from typing import Iterable, Mapping
 
 from .model import Piece, Square
-from .movement import Position, attackers, attacks
+from .abilities import lifted
+from .movement import Position, attacked as is_attacked, attackers, attacks
 
-__all__ = ["next_check_state", "evaluate", "recompute_all", "affected_pieces", "exposed"]
+__all__ = ["next_check_state", "evaluate", "advance", "recompute_all", "affected_pieces", "exposed"]
 
 _NEXT_IF_STAYED = {"none": "fresh", "fresh": "capturable", "capturable": "spent", "spent": "spent"}
 
@@ -50,19 +51,15 @@ def _enemy_attackers(position: Position, piece: Piece, square: Square | None = N
 
 
 def exposed(p0: Position, final: Position, piece: Piece, origin: Square | None) -> bool:
-    """D8: an enemy attacked the square in P0, the arriving piece lifted from ``origin``, and the
-    same enemy still attacks it in the final position."""
+    """D8: an enemy attacked the square in P0, with the arriving piece lifted from ``origin``
+    (effects included: a lifted zombie freezes no one), and the same enemy still attacks it in the
+    final position."""
     target = piece.square
     position = p0
     if origin is not None:
-        lifted = next((p for p in p0.board.at(origin) if p.id == piece.id), None)
-        if lifted is not None:
-            base_transparent, base_passable = p0.transparent, p0.passable
-            position = replace(
-                p0,
-                transparent=lambda blocker, mover: blocker.id == lifted.id or base_transparent(blocker, mover),
-                passable=lambda square: (square == origin and len(p0.board.at(square)) == 1) or base_passable(square),
-                _rays_cache={}, _steps_cache=None)
+        mover = next((p for p in p0.board.at(origin) if p.id == piece.id), None)
+        if mover is not None:
+            position = lifted(p0, mover)
     for enemy in _enemy_attackers(position, piece, target):
         if enemy.id == piece.id or enemy.id not in final.board:
             continue
@@ -80,11 +77,19 @@ def evaluate(p0: Position, final: Position, piece: Piece, arrivals: Mapping[int,
         return "capturable"
     if final.protected(piece):
         return "none"
-    attacked = bool(_enemy_attackers(final, piece))
+    attacked = is_attacked(final, piece.square,
+                           by=lambda p: p.owner is not None and final.enemies(p.owner, piece.owner))
     arrived = piece.id in arrivals
     if not attacked:
         return "none"
     return next_check_state(before, True, arrived, arrived and exposed(p0, final, piece, arrivals[piece.id]))
+
+
+def advance(piece: Piece) -> str:
+    """The new state of a piece that stayed and whose attacked status did not change."""
+    if piece.energy:
+        return "capturable"
+    return "none" if piece.check == "none" else _NEXT_IF_STAYED[piece.check]
 
 
 def recompute_all(p0: Position, final: Position, arrivals: Mapping[int, Square | None],
@@ -93,29 +98,49 @@ def recompute_all(p0: Position, final: Position, arrivals: Mapping[int, Square |
     return {p.id: evaluate(p0, final, p, arrivals, before.get(p.id, "none")) for p in final.board}
 
 
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def _capture_leaps(p0: Position, final: Position, pieces) -> set[tuple[int, int]]:
+    steps: set[tuple[int, int]] = set()
+    for piece in pieces:
+        position = final if piece.id in final.board and final.board.get(piece.id) == piece else p0
+        steps.update(r.step for r in position.rays(piece) if r.capture and r.range == 1)
+    return steps
+
+
 def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
                     arrivals: Mapping[int, Square | None]) -> set[int]:
-    """Pieces whose check state may differ from a consistent P0: arrivals, pieces in check in P0
-    that are still on the board, and pieces a change could have uncovered or covered.
+    """Pieces whose *attacked* status may differ from a consistent P0: arrivals and the pieces a
+    change could have uncovered or covered. Every other piece is attacked exactly as in P0, so its
+    new state follows from the table alone (:func:`advance`).
 
     A changed square is any square whose occupants or whose occupants' powers changed (departures,
     arrivals, removals, promotions, pieces whose disabled, frozen or transparency status changed).
     """
     board = final.board
     ids: set[int] = set(i for i in arrivals if i in board)
-    ids.update(p.id for p in p0.board if p.check != "none" and p.id in board)
-    leaps, slides = final._capture_steps()
+    _, slides = final._capture_steps()
     _, p0_slides = p0._capture_steps()
     all_slides = dict(slides)
     for step, limit in p0_slides.items():
         old = all_slides.get(step, 0)
         all_slides[step] = None if (old is None or limit is None) else max(old, limit)
+    lame = {(_sign(r.step[0]), _sign(r.step[1]), max(abs(r.step[0]), abs(r.step[1])))
+            for kind in final.ruleset.pieces.values() for r in kind.movement.rays if r.capture and r.lame}
     for square in set(changed):
         x, y = square
+        here = (*board.at(square), *p0.board.at(square))
         ids.update(p.id for p in board.at(square))
-        for sx, sy in leaps:
-            ids.update(p.id for p in board.at((x + sx, y + sy)))
-            ids.update(p.id for p in board.at((x - sx, y - sy)))
+        # Leaps: a leaper that stood or stands here may attack other squares now; a lame leap
+        # passing over this square may have been opened or closed.
+        for step in _capture_leaps(p0, final, here):
+            ids.update(p.id for p in board.at((x + step[0], y + step[1])))
+        for ux, uy, length in lame:
+            for m in range(1, length):
+                ids.update(p.id for p in board.at((x + m * ux, y + m * uy)))
+        # Lines: a piece here may have opened or closed a line, or be a slider itself.
         for step, limit in all_slides.items():
             for k, sq in board.occupied_along(square, step, limit):
                 ids.update(p.id for p in board.at(sq))

@@ -102,14 +102,15 @@ def king_penalties(update: "Update", kings: list[tuple[Piece, tuple[str, ...]]])
     share = update.effects.king_share(economy.king_penalty_share)
     for king, capturers in kings:
         owner = king.owner
-        if owner not in update.players or update.players[owner].status != "active":
+        if owner not in update.p0.players:
             continue
         p0_player = update.p0.players[owner]
         worth = score(update, owner, update.p0.board) + p0_player.balance
         penalty = economy.king_penalty_base + ceil(share * worth)
         arithmetic = (f"{_fmt(economy.king_penalty_base)} + ceil({_fmt(share * 100)}% x "
                       f"({_fmt(score(update, owner, update.p0.board))} + {_fmt(p0_player.balance)})) = {_fmt(penalty)}")
-        update.ledger.credit(owner, -penalty, f"king lost: {arithmetic} (D19)")
+        if update.players[owner].status == "active":  # a resigner's pieces are gone; the capture still pays
+            update.ledger.credit(owner, -penalty, f"king lost: {arithmetic} (D19)")
         if capturers and economy.king_penalty_to == "capturer":
             each = _shares(Fraction(penalty), capturers)
             for player in capturers:

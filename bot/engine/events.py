@@ -46,6 +46,9 @@ EVENTS: dict[str, str] = {
 }
 
 _CAMEL = parse_betza("C").rays
+#: Events that change who attacks what all over the board (transparency, extra leaps). The others
+#: change the economy, or add and remove pieces, which step 10 sees as changed squares.
+ATTACK_EVENTS = frozenset({"Witch Trials", "Knights in Shining Armor"})
 _REGEN_EVENTS = ("Harvest", "Famine")
 
 
@@ -146,8 +149,9 @@ def step_events(update: "Update") -> None:
             marked = _start(update, event, marked)
             update.report.add("event_start", [], name=name, effect=EVENTS.get(name, ""),
                               until=number + rules.duration)
-    if tuple(active) != tuple(update.p0.events):
-        update.events_changed = True
+    started_or_ended = {e.name for e in set(active) ^ set(update.p0.events)}
+    if started_or_ended & ATTACK_EVENTS:
+        update.events_changed = True  # attacks change everywhere: step 10 recomputes every piece
     update.events_state = (tuple(active), tuple(past), tuple(marked))
 
 

@@ -180,7 +180,7 @@ def parse_submission(text: str, ruleset: Ruleset) -> Submission:
     """Parse every line of a submission (newline- or ``;``-separated); blank lines are skipped."""
     if len(text) > MAX_ORDER_LENGTH:
         raise OrderSyntaxError(f"an order is at most {MAX_ORDER_LENGTH:,} characters; this one has {len(text):,}",
-                               text[:80], (0, min(len(text), 80)), FORMAT_HINT)
+                               text[:80], (0, min(len(text), 80)), FORMAT_HINT, rule="RULES 2")
     text = text.translate(_TRANSLATE)
     lines = []
     start = 0
@@ -202,7 +202,7 @@ def parse_line(text: str, ruleset: Ruleset) -> Line:
     if len(submission.lines) != 1:
         second = submission.lines[1].span
         raise OrderSyntaxError("only one order line is expected here", text, second,
-                               "send one line; several lines are for rulesets with several moves (D7)")
+                               "send one line; several lines are for rulesets with several moves (D7)", rule="D7")
     return submission.lines[0]
 
 
@@ -265,11 +265,13 @@ class _Parser:
         f_span = (0, 0)
         if self.peek():
             if self.at_else():
+                else_span = (self.pos, self.pos + 4)
                 self.pos += 4
                 self.skip()
                 f_start = self.pos
-                if not self.peek():
-                    raise self.error("`else` must be followed by a fallback action", (self.pos - 4, self.pos),
+                if not self.peek() or self.at_else():
+                    raise self.error("`else` must be followed by a fallback action",
+                                     (self.pos, self.pos + 4) if self.peek() else else_span,
                                      "write A else B, for example R(12,15) else R(12,10)-(16,10)")
                 fallback = self.action()
                 f_span = self.trimmed(f_start, self.pos)

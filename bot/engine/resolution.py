@@ -246,6 +246,7 @@ def apply_movement(update: Update, outcome: RoundOutcome) -> None:
         if action.special == "unpossess":
             host = board.get(piece.id)
             board.replace(replace(host, spirit=False))
+            update.changed.add(host.square)  # the host loses its spirit's moves (step 10)
         else:
             update.remove(piece.id)
     # Captures of pieces that stayed
@@ -513,7 +514,12 @@ def step_checks(update: Update, orders) -> None:
     before = {p.id: p.check for p in update.p0.board}
     if update.ruleset.resolution.check_states:
         if update.p0.checks_consistent and not update.events_changed:
-            ids = checks.affected_pieces(p0, final, _changed_squares(update, p0, final), update.arrivals)
+            changed, protection = _changed_squares(update, p0, final)
+            ids = checks.affected_pieces(p0, final, changed, update.arrivals) | protection
+            for piece in [p for p in update.board if p.check != "none" and p.id not in ids]:
+                state = checks.advance(piece)
+                if state != piece.check:
+                    update.board.replace(replace(piece, check=state))
         else:
             ids = {p.id for p in update.board}
         for piece_id in sorted(ids):
@@ -532,27 +538,46 @@ def _as_state(update: Update) -> GameState:
                      past_events=past, marked=marked)
 
 
-def _changed_squares(update: Update, p0, final) -> set[Square]:
-    """Squares whose occupants or powers changed, widened around pieces whose presence changes
-    what others may do (zombies, angels, witches, transparent pieces)."""
+def _changed_squares(update: Update, p0: Position, final: Position) -> tuple[set[Square], set[int]]:
+    """Squares whose occupants or powers changed, and pieces whose protection changed.
+
+    Around a zombie, angel, witch or spirit that moved, arrived, left or was enabled, the pieces
+    whose status really changed are found: a piece that became frozen or unfrozen attacks
+    differently (its square changed); a square that became see-through or opaque changes the lines
+    through it; a piece that gained or lost an angel's protection changes only its own state.
+    """
     changed = set(update.changed)
     special = {k.letter for k in update.ruleset.pieces.values()
                if k.abilities & {"zombie", "angel", "witch", "transparent", "spirit"}}
-    reach = 2
-    widened = set()
+    zombies = {k.letter for k in update.ruleset.pieces.values() if k.has("zombie")}
+    around: set[Square] = set()
     for square in changed:
-        pieces = list(update.board.at(square)) + list(update.p0.board.at(square))
-        if any(p.kind in special or p.spirit for p in pieces):
-            x, y = square
-            widened.update((x + dx, y + dy) for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1))
-    changed |= widened
-    # A piece that became frozen or unfrozen attacks differently: its square changed too.
-    for square in list(widened):
-        for piece in update.board.at(square):
+        x, y = square
+        # A piece arriving or leaving next to a zombie may open or close its path to a piece it
+        # freezes, though neither is special: look around it as around a special piece.
+        near_zombie = zombies and any(p.kind in zombies for dx in range(-2, 3) for dy in range(-2, 3)
+                                      for board in (update.board, update.p0.board)
+                                      for p in board.at((x + dx, y + dy)))
+        if near_zombie or any(p.kind in special or p.spirit
+                              for p in (*update.board.at(square), *update.p0.board.at(square))):
+            around.update((x + dx, y + dy) for dx in range(-2, 3) for dy in range(-2, 3))
+    protection: set[int] = set()
+    for square in around - changed:
+        pieces = update.board.at(square)
+        if not pieces:
+            continue
+        if p0.passable(square) != final.passable(square):
+            changed.add(square)
+            continue
+        for piece in pieces:
             before = update.p0.board.get(piece.id) if piece.id in update.p0.board else None
-            if before is not None and p0.frozen(before) != final.frozen(piece):
+            if before is None:
+                continue
+            if p0.frozen(before) != final.frozen(piece):
                 changed.add(square)
-    return changed
+            elif p0.protected(before) != final.protected(piece):
+                protection.add(piece.id)
+    return changed, protection
 
 
 PIPELINE: tuple[Callable[[Update, Mapping], None], ...] = (

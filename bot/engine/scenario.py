@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .model import CHECK_STATES, PLAYER_STATUSES, Player, Square
+from .model import CHECK_STATES, COORDINATE_LIMIT, PLAYER_STATUSES, Player, Square
 from .ruleset import Ruleset, RulesetError, load_preset, load_ruleset
 from .state import ActiveEvent, GameState, LastMove, PowerUp
 
@@ -134,6 +134,9 @@ class _Loader:
         if (not isinstance(value, list) or len(value) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
             raise self.fail(f"{where}{key} must be a square [x, y], not {value!r}", key)
+        if any(abs(v) > COORDINATE_LIMIT for v in value):
+            raise self.fail(f"{where}{key} {value!r} is beyond ±{COORDINATE_LIMIT:,}: such coordinates are refused "
+                            f"as input (D1)", key)
         return value[0], value[1]
 
     def squares(self, value: Any, key: str, where: str) -> list[Square]:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import ceil
 
-from .abilities import position_for
-from .board import Board
+from .abilities import lifted as lift, position_for, rebased
+from .board import BoardView
 from .model import Piece, Square, format_amount, format_square
 from .movement import DEFAULT_WINDOW, Position, Reach, attackers, destinations, reach
 from .notation import (ENERGY, Action, AmbiguousOrderError, Generate, IllegalOrderError, Line, Move,
@@ -35,31 +35,6 @@ OBSTACLES = "Obstacles"
 def a_(name: str) -> str:
     """``name`` with its indefinite article: "a rook", "an angel" (a unicorn: the sound decides)."""
     return f"{'an' if name[:1] in 'aeio' else 'a'} {name}"
-
-
-class _BoardWithout:
-    """A read-only view of a board with the pieces of one square lifted off (what ``reach`` asks)."""
-
-    __slots__ = ("_board", "_square")
-
-    def __init__(self, board: Board, square: Square) -> None:
-        self._board, self._square = board, square
-
-    @property
-    def bounds(self):
-        return self._board.bounds
-
-    def at(self, square: Square) -> tuple[Piece, ...]:
-        return () if square == self._square else self._board.at(square)
-
-    def occupied(self, square: Square) -> bool:
-        return square != self._square and self._board.occupied(square)
-
-    def in_bounds(self, square: Square) -> bool:
-        return self._board.in_bounds(square)
-
-    def occupied_along(self, origin: Square, step: tuple[int, int], limit: int | None = None):
-        return ((k, sq) for k, sq in self._board.occupied_along(origin, step, limit) if sq != self._square)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +117,7 @@ def square_attacked_by_enemy(position: Position, square: Square, owner: str, lif
     """Enemies of ``owner`` attacking ``square``, with ``lifted`` taken off the board first
     (a king cannot hide from a rook behind itself)."""
     if lifted is not None:
-        board: Board = position.board.copy()
-        board.remove(lifted.id)
-        position = replace(position, board=board, _rays_cache={}, _steps_cache=None)
+        position = lift(position, lifted)
     return attackers(position, square, by=lambda p: position.enemies(p.owner, owner))
 
 
@@ -236,8 +209,8 @@ class Validator:
         if not self.ruleset.orders.fallbacks:
             raise IllegalOrderError(f"{self.ruleset.name} has no conditional orders: `else` is not allowed", text,
                                     line.fallback_span, "send the first action alone", rule="D11")
-        moves_capturable = (first.piece_id is not None and first.piece_id in self.board
-                            and self.board.get(first.piece_id).check == "capturable")
+        moves_capturable = (first.kind == "move" and first.piece_id is not None and first.piece_id in self.board
+                            and self.board.get(first.piece_id).check == "capturable")  # a drop moves no harpy
         if not first.capture and not moves_capturable:
             raise IllegalOrderError(
                 "a fallback is allowed only behind a capture attempt or a move of a capturable piece (D11)",
@@ -412,9 +385,7 @@ class Validator:
     def reach_ignoring_target(self, mover: Piece, target: Square) -> Reach:
         """The geometry of a move onto friends (possession, pickup): the target seen as empty.
         A view of the board, not a copy: copying a 50,000-piece board took half a second."""
-        position = replace(self.position, board=_BoardWithout(self.board, target), _rays_cache={},
-                           _steps_cache=None)
-        return reach(position, mover, target)
+        return reach(rebased(self.position, BoardView(self.board, lifted_square=target)), mover, target)
 
     def theft_victims(self, thief: Piece, origin: Square) -> list[Piece]:
         """Enemy pieces that came from ``origin`` last update (the time thief's prey, RULES 8)."""

@@ -1,0 +1,125 @@
+"""How long one update takes, and how much memory: `python benchmarks/resolve.py [--quick]`.
+
+Builds a neisg game on an unbounded board (players' armies scattered far apart, every kind of the
+piece table), lets the engine resolve a first update (so check states are its own and the next
+update may update them incrementally), then times the next update with every player ordering:
+moves, captures where one is legal, generations. Prints the time and the peak memory for each size.
+Goal (issue "Engine 4/4"): 1,000 players / 50,000 pieces in under 1 second on this machine,
+growing with the number of orders, not with the board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from fractions import Fraction
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.engine.abilities import position_for  # noqa: E402
+from bot.engine.model import Player  # noqa: E402
+from bot.engine.resolution import resolve  # noqa: E402
+from bot.engine.ruleset import load_preset  # noqa: E402
+from bot.engine.state import GameState  # noqa: E402
+from bot.engine.validation import legal_destinations  # noqa: E402
+
+KINDS = ["P", "N", "G", "B", "R", "Q", "E", "L", "U", "Sp", "Ab", "C", "H", "Ht", "D", "Z", "Dr", "W", "An"]
+
+
+LAYOUTS = {  # name: (distance between armies, half-width of an army's square)
+    "dense": (40, 12),    # 50 pieces in 25 x 25 squares (8%), armies 15 squares apart: sliders see each other
+    "spread": (80, 20),   # 50 pieces in 41 x 41 squares (3%), armies 40 squares apart
+}
+
+
+def build(players: int, pieces: int, seed: int = 7, layout: str = "dense") -> GameState:
+    rng = random.Random(seed)
+    ruleset = load_preset("neisg")
+    per_player = pieces // players
+    side = int(players ** 0.5) + 1
+    specs, taken = [], set()
+    roster = []
+    for i in range(players):
+        name = f"P{i:04d}"
+        roster.append(Player(name, f"Colour{i}", balance=Fraction(rng.randint(5, 60))))
+        spacing, half = LAYOUTS[layout]
+        hx, hy = (i % side) * spacing, (i // side) * spacing
+        king = (hx, hy)
+        taken.add(king)
+        specs.append({"owner": name, "kind": "K", "square": king})
+        count = 1
+        while count < per_player:
+            square = (hx + rng.randint(-half, half), hy + rng.randint(-half, half))
+            if square in taken:
+                continue
+            taken.add(square)
+            specs.append({"owner": name, "kind": rng.choice(KINDS), "square": square})
+            count += 1
+    return GameState.build(ruleset, specs, roster, update=1)
+
+
+def orders_for(state: GameState, rng: random.Random) -> dict[str, str]:
+    ruleset = load_preset("neisg")
+    position = position_for(ruleset, state)
+    orders = {}
+    for name in sorted(state.players):
+        pieces = [p for p in state.board.owned_by(name) if p.kind != "K"]
+        rng.shuffle(pieces)
+        if rng.random() < 0.1:
+            orders[name] = f"+N({rng.randint(-10**5, 10**5)},{rng.randint(1, 10**5)})"
+            continue
+        for piece in pieces[:6]:
+            dests = legal_destinations(position, piece, window=16)
+            if dests:
+                captures = [d for d in dests if position.board.occupied(d)]
+                target = rng.choice(captures or dests)
+                orders[name] = f"{piece.kind}({piece.square[0]},{piece.square[1]})-({target[0]},{target[1]})"
+                break
+    return orders
+
+
+def measure(players: int, pieces: int, repeats: int, layout: str) -> None:
+    ruleset = load_preset("neisg")
+    t0 = time.perf_counter()
+    state = build(players, pieces, layout=layout)
+    built = time.perf_counter() - t0
+    rng = random.Random(1)
+    t0 = time.perf_counter()
+    state, _ = resolve(ruleset, state, orders_for(state, rng), seed=1)   # full check-state pass
+    first = time.perf_counter() - t0
+    times = []
+    for _ in range(repeats):
+        orders = orders_for(state, rng)
+        t0 = time.perf_counter()
+        new_state, report = resolve(ruleset, state, orders, seed=1)
+        times.append(time.perf_counter() - t0)
+        captures = sum(1 for e in report.of_type("order") if e.data.get("outcome") == "captured")
+    tracemalloc.start()   # a separate run: tracing slows Python down several times
+    resolve(ruleset, state, orders, seed=1)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    print(f"{layout:>6}: {players:>5} players / {len(state.board):>6} pieces: built in {built:.2f} s, first update "
+          f"(full check states) {first:.2f} s")
+    print(f"      one update, {len(orders)} orders ({captures} captures): median {statistics.median(times) * 1000:.0f} ms, "
+          f"max {max(times) * 1000:.0f} ms, peak memory {peak / 2**20:.1f} MiB (traced, resolve only)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="only the small size, one run")
+    args = parser.parse_args()
+    print("resolve(): time and peak memory of one update, every player ordering (goal: 1,000 players "
+          "in under 1 s)")
+    for layout in LAYOUTS:
+        measure(100, 5_000, 1 if args.quick else 3, layout)
+        if not args.quick:
+            measure(1_000, 50_000, 3, layout)
+
+
+if __name__ == "__main__":
+    main()
