@@ -167,13 +167,13 @@ def settle_debts(update: "Update", rng: random.Random) -> None:
                 break
             if economy.negative == "disintegrate":
                 victim = rng.choice(pieces)
-                refund = Fraction(ceil(piece_value(update, victim) * economy.refund))
                 event = "disintegration"
             else:
                 victim = min(pieces, key=lambda p: (piece_value(update, p), p.placed if p.placed is not None else -1,
                                                     p.canonical_key))
-                refund = ceil_half(piece_value(update, victim) * economy.refund)
                 event = "sale"
+            refund = piece_value(update, victim) * economy.refund
+            refund = Fraction(ceil(refund)) if economy.refund_rounding == "up" else ceil_half(refund)
             update.remove(victim.id)
             update.report.add(event, [name], kind=update.kind_name(victim), at=victim.square)
             update.ledger.credit(name, refund, f"{update.describe(victim)} {'disintegrated' if event == 'disintegration' else 'sold'}")

@@ -172,7 +172,7 @@ def format_submission(submission: Submission) -> str:
 _TRANSLATE = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\uff08": "(", "\uff09": ")",
                             "\uff0c": ",", "\uff1b": ";", "\u00a0": " "})
 
-_CHESS_SQUARE = re.compile(r"^[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?[+#]?$")
+_CHESS_SQUARE = re.compile(r"^[KQRBNkqrbn]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBNqrbn])?[+#]?$")
 _CASTLING = re.compile(r"^(O-O(-O)?|0-0(-0)?)[+#]?$")
 
 
@@ -296,7 +296,7 @@ class _Parser:
             raise self.error("castling does not exist here", word_span, "move the king and rook one order at a time",
                              rule="D4")
         if _CHESS_SQUARE.match(word) and "(" not in word:
-            letter = word[0] if word[0] in "KQRBN" else "P"
+            letter = word[0].upper() if len(word) > 2 and word[0] in "KQRBNkqrbn" else "P"
             raise self.error(f"chess notation such as {word!r} is not accepted (D4)", word_span,
                              f"write the piece letter and the square's coordinates: {letter}(x,y) "
                              f"or {letter}(x1,y1)-(x2,y2)", rule="D4")

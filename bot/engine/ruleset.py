@@ -140,7 +140,6 @@ class EconomyRules:
     king_penalty_base: Fraction = Fraction(4)
     king_penalty_share: Fraction = Fraction(1, 5)
     king_penalty_to: str = "capturer"
-    king_penalty_on_army_only: bool = False     # True: share of army value + balance (sandbox)
     king_bonus: Fraction = Fraction(0)          # megachess: +100 per king taken
     negative: str = "disintegrate"
     refund: Fraction = Fraction(1, 2)
@@ -300,6 +299,14 @@ def ruleset_from_dict(data: Mapping[str, Any], source: str) -> Ruleset:
     return ruleset
 
 
+def _check_events(reader: "_Reader", pool: tuple[str, ...]) -> None:
+    from .events import EVENTS  # events are defined with their effects, in the engine
+
+    for name in pool:
+        if name not in EVENTS:
+            raise RulesetError(reader.source, "events.pool", f"unknown event {name!r} (known: {', '.join(sorted(EVENTS))})")
+
+
 def _load_pieces(reader: "_Reader", table: Any) -> dict[str, PieceKind]:
     if not isinstance(table, dict) or not table:
         raise RulesetError(reader.source, "pieces", "missing: a ruleset needs a [pieces.X] table per kind")
@@ -314,7 +321,7 @@ def _load_pieces(reader: "_Reader", table: Any) -> dict[str, PieceKind]:
         reader.reject_unknown(row, {"name", "cost", "betza", "aliases", "abilities", "once", "fade_ttl"}, where)
         name = reader.string(row, "name", where)
         cost = reader.number(row, "cost", where)
-        betza = reader.string(row, "betza", where, default="")
+        betza = reader.string(row, "betza", where)  # required: betza = "" for a piece that never moves
         movement = _movement(reader, betza, f"{where}.betza")
         once_text = reader.string(row, "once", where, default="")
         once = _movement(reader, once_text, f"{where}.once") if once_text else None
@@ -404,6 +411,7 @@ def _load_promotion(reader: "_Reader", table: dict, letters: set[str]) -> Promot
 
 
 def _check_consistency(reader: "_Reader", ruleset: Ruleset) -> None:
+    _check_events(reader, ruleset.events.pool)
     royals = [k.letter for k in ruleset.pieces.values() if k.royal]
     if len(royals) > 1:
         raise RulesetError(reader.source, "pieces", f"only one kind may be royal, found {', '.join(royals)}")

@@ -358,11 +358,15 @@ class Validator:
                 return ("blocked", geometry.reason)
             host_kind = self.ruleset.pieces[host.kind]
             if kind.has("spirit"):
-                if host.kind == self.pawn or host_kind.has("spirit") or host.spirit or len(occupants) > 1:
+                if len(occupants) > 1:
+                    return ("possess", "a spirit possesses a piece alone on its square (RULES 8, P9)")
+                if host.kind == self.pawn or host_kind.has("spirit") or host.spirit:
                     what = "a pawn" if host.kind == self.pawn else "a piece that already holds a spirit"
                     return ("possess", f"a spirit cannot possess {what} (RULES 8)")
                 return ("possess", None)
-            if host_kind.royal or len(occupants) > 1:
+            if len(occupants) > 1:
+                return ("pickup", "a harpy picks up a piece alone on its square (RULES 8, P10)")
+            if host_kind.royal:
                 return ("pickup", "a harpy cannot carry a king (RULES 8)")
             if mover.carrying is not None:
                 return ("pickup", f"the harpy already carries {a_(self.name(mover.carrying))}: drop it first (RULES 8)")

@@ -16,8 +16,7 @@ Choices where RULES.md is silent, as a careful reader would take them:
   caret of ``describe()`` sits after the last character typed.
 * ``10^2`` is not "beyond ±1,000,000": it is refused as a syntax error (write numbers in digits);
   only a power that really exceeds D1's limit is refused by D1.
-* Lowercase chess notation such as ``nf3`` is not recognised as chess; it is refused as an
-  unknown letter ``nf`` whose hint lists the ruleset's letters (still a refusal under D4).
+* Lowercase chess notation such as ``nf3`` is recognised as chess, like ``Nf3`` (D4).
 """
 
 from __future__ import annotations
@@ -232,7 +231,7 @@ REFUSED_NEISG: list[tuple] = [
     ("X(1,2)", I, "X", "unknown piece letter"),
     ("T(1,2)", I, "T", "unknown piece letter"),
     ("Time Thief(1,2)", I, "Time", "unknown piece letter"),
-    ("nf3", I, "nf", "unknown piece letter"),
+    ("nf3", S, "nf3", "chess notation"),
     ("+X(1,1)", I, "X", "unknown piece letter"),
     ("P(4,6)=X", I, "X", "unknown piece letter"),
     ("P(4,6)=toenergy", I, "toenergy", "unknown piece letter"),
