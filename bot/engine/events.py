@@ -8,7 +8,7 @@ same quantity, the one started later wins.
 each event's effect is written here once. :func:`step_events` is D16's step 8: per-update effects
 of the events in force, then ends, then the schedule's draw and the start effects.
 
-Choices RULES.md leaves open are in docs/rules/events.md.
+Choices RULES.md leaves open are in docs/rules/decisions.md (P19-P23).
 """
 
 from __future__ import annotations
@@ -127,8 +127,9 @@ def step_events(update: "Update") -> None:
             marked = ()
     active = tuple(e for e in active if e not in ending)
     if "Obstacles" not in {e.name for e in active} and "Obstacles" in past:
-        obstacles = sorted((p for p in update.board if p.owner is None and ruleset.pieces[p.kind].has("obstacle")),
-                           key=lambda p: p.canonical_key)
+        thicket = {e.started for e in active if e.name == "Obstacle Thicket"}  # P21: its obstacles wait for its end
+        obstacles = sorted((p for p in update.board if p.owner is None and ruleset.pieces[p.kind].has("obstacle")
+                            and p.placed not in thicket), key=lambda p: p.canonical_key)
         gone = [p for p in obstacles if update.rng.random() < 0.25]
         for piece in gone:
             update.remove(piece.id)

@@ -92,8 +92,9 @@ class Position:
                 rays.extend(kind.once.rays)
             if piece.spirit:  # a possessed host gains its spirit's moves (RULES 8)
                 for spirit in self.ruleset.pieces.values():
-                    if spirit.has("spirit"):
-                        rays.extend(r for r in spirit.movement.rays if r not in rays)
+                    if spirit.has("spirit"):  # with what events add to the spirit's moves
+                        rays.extend(r for r in (*spirit.movement.rays, *self.extra_rays.get(spirit.letter, ()))
+                                    if r not in rays)
             rays.extend(self.extra_rays.get(piece.kind, ()))
             cached = self._rays_cache[key] = tuple(rays)
         return cached
@@ -295,6 +296,8 @@ def reach(position: Position, piece: Piece, target: Square) -> Reach:
         what = position.kind(others[0]).name.lower() if others else "piece"
         return Reach(False, capture, blocked_at, f"the {what} on ({blocked_at[0]},{blocked_at[1]}) blocks the {name}'s path")
     if wrong_mode:
+        if capture and not kind.captures:
+            return Reach(False, True, reason=f"the {name} never captures (RULES 3.2)")
         if capture:
             return Reach(False, True, reason=f"the {name} cannot capture that way ({kind.betza})")
         return Reach(False, False, reason=f"the {name} can only capture that way, and the square is empty ({kind.betza})")

@@ -164,7 +164,8 @@ def _fallback(entry: Entry, reader: str | None) -> str:
 def _capture(entry: Entry, reader: str | None) -> str:
     d = entry.data
     capturers = " and ".join(_who(p, reader) for p in d["by"])
-    return f"{capturers} captured {_whose(d['owner'], reader)} {d['kind']} on {format_square(d['at'])}."
+    whose = "the" if d["owner"] is None else _whose(d["owner"], reader)
+    return f"{capturers} captured {whose} {d['kind']} on {format_square(d['at'])}."
 
 
 def _collision(entry: Entry, reader: str | None) -> str:

@@ -203,7 +203,7 @@ def play_round(update: Update, actions: list[tuple[Order, CheckedAction]]) -> Ro
         if not stayed:
             key = (order.player, order.index)
             out.failed.add(key)
-            victim = board.get(action.victims[0])
+            victim = min((board.get(v) for v in action.victims), key=lambda p: p.canonical_key)  # D2: not storage order
             moved_to = next((a.target for o, a in out.executed if a.piece_id == victim.id), None)
             out.fail_reason[key] = (f"the square was empty, the {update.kind_name(victim)} dodged to "
                                     f"{format_square(moved_to)}" if moved_to else
@@ -351,7 +351,8 @@ def _along(dx: int, dy: int, step: tuple[int, int]) -> bool:
 def _report_move(update: Update, order: Order, action: CheckedAction, outcome: RoundOutcome) -> None:
     key = (order.player, order.index)
     if action.capture:
-        taken = [v for v in action.victims if v in outcome.captured]
+        taken = sorted((v for v in action.victims if v in outcome.captured),
+                       key=lambda v: update.p0.board.get(v).canonical_key)  # not storage order (D2)
         if taken:
             what = ", ".join(update.describe(update.p0.board.get(v)) for v in taken)
             update.report.add("order", [order.player], order=action.canonical, outcome="captured", what=what)
@@ -390,7 +391,7 @@ def step_resignations(update: Update, orders) -> None:
 def step_transformations(update: Update, orders) -> None:
     """D16 step 4: promotions, energy-pawn bursts (D29), possession and the harpy's cargo."""
     board = update.board
-    for piece_id, promote in sorted(update.promotions):
+    for piece_id, promote in update.promotions:  # in arrival order: (player, line), never by id (D2)
         if piece_id not in board:
             continue
         pawn = board.get(piece_id)

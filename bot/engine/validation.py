@@ -357,6 +357,9 @@ class Validator:
             if not geometry.ok:
                 return ("blocked", geometry.reason)
             host_kind = self.ruleset.pieces[host.kind]
+            if host_kind.has("pillar"):
+                return ("possess" if kind.has("spirit") else "pickup",
+                        "a pillar never moves, so it can be neither possessed nor carried (RULES 7, P28)")
             if kind.has("spirit"):
                 if len(occupants) > 1:
                     return ("possess", "a spirit possesses a piece alone on its square (RULES 8, P9)")
@@ -408,7 +411,7 @@ class Validator:
             if self.position.protected(victim):
                 return (f"the {self.name(victim)} on {format_square(victim.square)} is protected by an angel next to "
                         f"it: it cannot be the target of a capture (RULES 8, D25)")
-            if self.ruleset.pieces[victim.kind].has("dwarf"):
+            if self.ruleset.pieces[victim.kind].has("dwarf") and not victim.disabled:  # RULES 8: disabled, no effect
                 count = self.dwarf_attackers(victim)
                 if count < 2:
                     return (f"a dwarf can be captured only when at least two enemy pieces attack it; the dwarf on "

@@ -681,7 +681,7 @@ def test_a_harpy_picks_up_a_friend(harpies) -> None:
 
 def test_a_harpy_cannot_carry_a_king_capture_or_carry_two(harpies) -> None:
     refused(NEISG, harpies, "Red", "Hp(0,0)-(1,1)", "a harpy cannot carry a king (RULES 8)")
-    refused(NEISG, harpies, "Red", "Hp(0,0)-(3,0)", "the harpy cannot capture that way")
+    refused(NEISG, harpies, "Red", "Hp(0,0)-(3,0)", "the harpy never captures")
     refused(NEISG, harpies, "Red", "Hp(10,10)-(12,11)", "the harpy already carries a queen: drop it first")
     refused(NEISG, harpies, "Red", "Hp(0,0)-(0,5)", "the rook on (0,3) blocks the harpy's path")
 
