@@ -148,7 +148,7 @@ class Update:
             owner.king_lost_at = self.number
             owner.king_lost_square = king.square
             respawn = self.ruleset.economy.king_respawn_after
-            if respawn:
+            if respawn and king.owner not in self.resigners:  # a resigner's king never comes back
                 self.report.add("king_lost", [king.owner], at=king.square, respawn=self.number + respawn)
 
     def new_state(self) -> GameState:
@@ -249,6 +249,9 @@ def apply_movement(update: Update, outcome: RoundOutcome) -> None:
             update.changed.add(host.square)  # the host loses its spirit's moves (step 10)
         else:
             update.remove(piece.id)
+    dropping = {a.piece_id for o, a in outcome.executed if a.kind == "drop"}
+    resigning = {o.player for o, a in outcome.executed if a.kind == "resign"}
+    update.resigners |= resigning
     # Captures of pieces that stayed
     for victim_id, capturers in sorted(outcome.captured.items(), key=lambda kv: p0.get(kv[0]).canonical_key):
         victim = board.get(victim_id)
@@ -261,7 +264,7 @@ def apply_movement(update: Update, outcome: RoundOutcome) -> None:
                           kind="energy pawn" if victim.energy else update.kind_name(victim), at=victim.square)
         if update.ruleset.pieces[victim.kind].royal:
             update.lose_king(victim, tuple(sorted(capturers)))
-        if victim.carrying:
+        if victim.carrying and victim.id not in dropping:  # P30: a drop at the same moment succeeds
             update.report.add("cargo_lost", [victim.owner], cargo=update.ruleset.pieces[victim.carrying].name.lower(),
                               why="its harpy was captured")
     # Arrivals
