@@ -43,7 +43,7 @@ import random
 import sys
 import time
 import tracemalloc
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -66,24 +66,8 @@ MIDDLEGAME_FEN = "r2q1rk1/pp2bppp/2n1bn2/3p4/3P4/2NBBN2/PP3PPP/R2Q1RK1"  # a Que
 
 
 # ----------------------------------------------------------------------------- helpers
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    gc.collect()
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
+from _timing import gc_paused, percentile  # noqa: E402  (benchmarks/ is on sys.path as the script's folder)
 
-
-def percentile(sorted_values: list[int], p: float) -> float:
-    """Nearest-rank percentile of already sorted values."""
-    if not sorted_values:
-        return float("nan")
-    rank = min(len(sorted_values), max(1, math.ceil(p / 100 * len(sorted_values))))
-    return sorted_values[rank - 1]
 
 
 def us(ns: float) -> str:

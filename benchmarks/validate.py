@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
 import io
 import math
 import os
@@ -45,7 +44,6 @@ import pstats
 import random
 import sys
 import time
-from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import Iterator
@@ -69,24 +67,8 @@ SLIDERS = ("R", "B", "Q", "C", "Ab", "Dr", "Tt")
 
 
 # ----------------------------------------------------------------------------- helpers
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    gc.collect()
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
+from _timing import gc_paused, percentile  # noqa: E402  (benchmarks/ is on sys.path as the script's folder)
 
-
-def percentile(sorted_values: list[int], p: float) -> float:
-    """Nearest-rank percentile of already sorted values."""
-    if not sorted_values:
-        return float("nan")
-    rank = min(len(sorted_values), max(1, math.ceil(p / 100 * len(sorted_values))))
-    return sorted_values[rank - 1]
 
 
 def ms(ns: float) -> str:

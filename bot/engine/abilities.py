@@ -32,8 +32,7 @@ _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or 
 class AbilityEffects:
     """The effects of section 8 on one position; answers are memoised per piece."""
 
-    def __init__(self, ruleset: Ruleset, position: Position, witch_trials: bool = False,
-                 parent: "AbilityEffects | None" = None) -> None:
+    def __init__(self, ruleset: Ruleset, position: Position, witch_trials: bool = False) -> None:
         self.ruleset = ruleset
         self.position = position
         self.witch_trials = witch_trials
@@ -44,8 +43,7 @@ class AbilityEffects:
         self.angels = {k.letter for k in kinds if k.has("angel")}
         self._frozen: dict[int, bool] = {}
         self._passable: dict[Square, bool] = {}
-        self._witches_near: dict[Square, tuple[Piece, ...]] | None = None
-        self._parent = parent   # the effects of the full board this position lifts pieces from
+        self._witches_near: dict[Square, tuple[Piece, ...]] = {}
 
     def _same_side(self, a: Piece, b: Piece) -> bool:
         return a.owner is not None and b.owner is not None and not self.position.enemies(a.owner, b.owner)
@@ -83,31 +81,25 @@ class AbilityEffects:
         return bool(self.witches) and self._next_to_any_witch(square)
 
     def _next_to_any_witch(self, square: Square) -> bool:
-        return any(self._present(w) for w in self._witch_neighbourhoods().get(square, ()))
+        return bool(self._witches_next_to(square))
 
-    def _present(self, piece: Piece) -> bool:
-        return self._parent is None or piece.id in self.position.board
-
-    def _witch_neighbourhoods(self) -> dict[Square, tuple[Piece, ...]]:
-        """Square -> the active witches next to it, from the board's kind index (once per position)."""
-        if self._parent is not None:
-            return self._parent._witch_neighbourhoods()  # lifted pieces are filtered by _present
-        if self._witches_near is None:
-            near: dict[Square, tuple[Piece, ...]] = {}
-            for letter in sorted(self.witches):
-                for witch in self.position.board.of_kind(letter):
-                    if witch.disabled:
-                        continue
-                    x, y = witch.square
-                    for dx, dy in _NEIGHBOURS:
-                        near[(x + dx, y + dy)] = near.get((x + dx, y + dy), ()) + (witch,)
-            self._witches_near = near
-        return self._witches_near
+    def _witches_next_to(self, square: Square) -> tuple[Piece, ...]:
+        """The active witches next to a square: eight lookups, memoised per square. Local on
+        purpose: a position is built for every order a player sends, so nothing here may scan
+        the board."""
+        known = self._witches_near.get(square)
+        if known is None:
+            x, y = square
+            board = self.position.board
+            known = tuple(w for dx, dy in _NEIGHBOURS for w in board.at((x + dx, y + dy))
+                          if w.kind in self.witches and not w.disabled)
+            self._witches_near[square] = known
+        return known
 
     def _next_to_witch_of(self, square: Square, mover: Piece) -> bool:
         """A piece next to a (non-disabled) witch is transparent to her side, except to her."""
-        return any(witch.id != mover.id and self._same_side(witch, mover) and self._present(witch)
-                   for witch in self._witch_neighbourhoods().get(square, ()))
+        return any(witch.id != mover.id and self._same_side(witch, mover)
+                   for witch in self._witches_next_to(square))
 
     def frozen(self, piece: Piece) -> bool:
         if not self.zombies or piece.owner is None:
@@ -162,9 +154,8 @@ def position_for(ruleset: Ruleset, state) -> Position:
     return position
 
 
-def _install(position: Position, ruleset: Ruleset, witch_trials: bool,
-             parent: AbilityEffects | None = None) -> AbilityEffects:
-    effects = AbilityEffects(ruleset, position, witch_trials=witch_trials, parent=parent)
+def _install(position: Position, ruleset: Ruleset, witch_trials: bool) -> AbilityEffects:
+    effects = AbilityEffects(ruleset, position, witch_trials=witch_trials)
     if effects.transparents or effects.witch_trials:
         position.transparent = effects.transparent
         position.passable = effects.passable
@@ -188,9 +179,8 @@ def rebased(position: Position, board) -> Position:
     the section 8 effects recomputed there: a lifted zombie no longer freezes, a lifted angel no
     longer protects (D8: "effects included")."""
     effects = getattr(position.frozen, "__self__", None)
-    parent = effects if isinstance(effects, AbilityEffects) else None
     other = replace(position, board=board)
-    _install(other, position.ruleset, bool(parent and parent.witch_trials), parent)
+    _install(other, position.ruleset, isinstance(effects, AbilityEffects) and effects.witch_trials)
     return other
 
 

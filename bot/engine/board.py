@@ -114,25 +114,15 @@ class Board:
         start = ux * x + uy * y
         stride = length * norm  # signed change of position per step
         if stride > 0:
-            i = bisect_right(positions, start)
-            while i < len(positions):
-                delta = positions[i] - start
-                k, rest = divmod(delta, stride)
-                if limit is not None and k > limit:
-                    return
-                if rest == 0:
-                    yield k, (x + k * step[0], y + k * step[1])
-                i += 1
+            indices = range(bisect_right(positions, start), len(positions))
         else:
-            i = bisect_left(positions, start) - 1
-            while i >= 0:
-                delta = positions[i] - start
-                k, rest = divmod(delta, stride)
-                if limit is not None and k > limit:
-                    return
-                if rest == 0:
-                    yield k, (x + k * step[0], y + k * step[1])
-                i -= 1
+            indices = range(bisect_left(positions, start) - 1, -1, -1)
+        for i in indices:
+            k, rest = divmod(positions[i] - start, stride)
+            if limit is not None and k > limit:
+                return
+            if rest == 0:
+                yield k, (x + k * step[0], y + k * step[1])
 
     def bounding_box(self) -> Bounds | None:
         """The smallest box holding every piece, or None for an empty board."""
