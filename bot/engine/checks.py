@@ -98,6 +98,25 @@ def recompute_all(p0: Position, final: Position, arrivals: Mapping[int, Square |
     return {p.id: evaluate(p0, final, p, arrivals, before.get(p.id, "none")) for p in final.board}
 
 
+def _walk(final: Position, square: Square, step: tuple[int, int], limit) -> list[Piece]:
+    """The pieces from ``square`` along ``step`` up to the first square no one can see through."""
+    found: list[Piece] = []
+    for _, sq in final.board.occupied_along(square, step, limit):
+        found.extend(final.board.at(sq))
+        if not final.passable(sq):
+            break
+    return found
+
+
+def _slides_along(pieces, step: tuple[int, int], p0: Position, final: Position) -> bool:
+    """Whether any of these pieces captures by sliding along ``step`` (in P0 or in the final position)."""
+    for piece in pieces:
+        for position in (final, p0):
+            if piece.kind in position.ruleset.pieces and step in position._capture_reach(piece):
+                return True
+    return False
+
+
 def _sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
@@ -140,10 +159,10 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
         for ux, uy, length in lame:
             for m in range(1, length):
                 ids.update(p.id for p in board.at((x + m * ux, y + m * uy)))
-        # Lines: a piece here may have opened or closed a line, or be a slider itself.
+        # Lines: a piece on one side of this square can have gained or lost an attack through it
+        # only if a piece on the other side (or here, before or after) captures along that line.
         for step, limit in all_slides.items():
-            for k, sq in board.occupied_along(square, step, limit):
-                ids.update(p.id for p in board.at(sq))
-                if not final.passable(sq):
-                    break
+            behind = _walk(final, square, (-step[0], -step[1]), limit)
+            if _slides_along((*behind, *here), step, p0, final):
+                ids.update(p.id for p in _walk(final, square, step, limit))
     return ids
