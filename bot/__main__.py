@@ -1,0 +1,191 @@
+"""``python -m bot``: Skirmish's command line (INTERFACES.md, "Command line").
+
+    python -m bot render SCENARIO [--after] [--region=X0,Y0,X1,Y1] [--center=X,Y --radius=R] --out FILE
+    python -m bot render SCENARIO [--after] --health --out FILE
+    python -m bot render --pieces RULESET --out FILE
+
+``render`` draws a scenario's board (``--after``: the position after resolving the scenario's
+update), its health board (whose text lines also go to standard output) or a ruleset's piece sheet
+(``RULESET``: a preset name or a path to a ruleset file). Values that start with a minus sign are
+written with ``=`` (``--region=-5,-5,5,5``). Errors (a missing or malformed file, a bad region)
+print one clear message and exit with status 2.
+
+Each subcommand is one ``_add_<name>`` function that registers its parser and its handler; the
+bot (``run``) and the offline session (``demo``) slot in the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+EXIT_USAGE = 2
+
+
+class CommandError(Exception):
+    """A problem with the command's input: printed as one message, exit status 2."""
+
+
+def _pair(text: str, what: str) -> tuple[int, int]:
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise CommandError(f"{what} must be X,Y (two integers separated by a comma), not {text!r}")
+    try:
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        raise CommandError(f"{what} must be X,Y with integer coordinates, not {text!r}") from None
+
+
+def parse_region(text: str) -> tuple[int, int, int, int]:
+    """``X0,Y0,X1,Y1`` (corners in any order) as (x0, y0, x1, y1) with x0 <= x1 and y0 <= y1."""
+    from bot.engine.model import COORDINATE_LIMIT
+
+    parts = text.split(",")
+    if len(parts) != 4:
+        raise CommandError(f"--region must be X0,Y0,X1,Y1 (four integers separated by commas), not {text!r}")
+    try:
+        x0, y0, x1, y1 = (int(p) for p in parts)
+    except ValueError:
+        raise CommandError(f"--region must be X0,Y0,X1,Y1 with integer coordinates, not {text!r}") from None
+    if any(abs(v) > COORDINATE_LIMIT for v in (x0, y0, x1, y1)):
+        raise CommandError(f"--region {text}: coordinates are limited to ±{COORDINATE_LIMIT:,} (D1)")
+    return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
+
+
+def _load_ruleset(name: str):
+    from bot.engine.ruleset import RulesetError, load_preset, load_ruleset, preset_names
+
+    try:
+        if name in preset_names():
+            return load_preset(name)
+        path = Path(name)
+        if not path.exists():
+            raise CommandError(f"{name}: no such ruleset file, and not a preset "
+                               f"(presets: {', '.join(preset_names())})")
+        return load_ruleset(path)
+    except RulesetError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _write(path: str, data: bytes) -> None:
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    except OSError as exc:
+        raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _print_utf8(text: str) -> None:
+    """Print text with hearts in it even where the terminal's encoding has none (as UTF-8 bytes)."""
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.flush()
+
+
+# ----------------------------------------------------------------------------- render
+def _render(args: argparse.Namespace) -> int:
+    if args.pieces is not None:
+        if args.scenario is not None:
+            raise CommandError("--pieces draws a ruleset's piece sheet: give RULESET, not a scenario")
+        if args.after or args.health or args.region or args.center or args.radius is not None:
+            raise CommandError("--pieces takes only RULESET and --out")
+        from bot.render.diagrams import render_piece_sheet
+
+        _write(args.out, render_piece_sheet(_load_ruleset(args.pieces)).png)
+        return 0
+
+    if args.scenario is None:
+        raise CommandError("give a SCENARIO file to render (or --pieces RULESET)")
+    if (args.center is None) != (args.radius is None):
+        raise CommandError("--center and --radius go together: --center=X,Y --radius=R")
+    if args.region is not None and args.center is not None:
+        raise CommandError("give either --region or --center/--radius, not both")
+    if args.health and (args.region is not None or args.center is not None):
+        raise CommandError("--region and --center apply to a board, not to --health")
+    region = parse_region(args.region) if args.region is not None else None
+    center = _pair(args.center, "--center") if args.center is not None else None
+    if args.radius is not None and args.radius < 0:
+        raise CommandError(f"--radius must be 0 or more, not {args.radius}")
+
+    from bot.engine.scenario import ScenarioError, load_scenario
+
+    try:
+        scenario = load_scenario(args.scenario)
+    except ScenarioError as exc:
+        raise CommandError(str(exc)) from None
+    state = scenario.state
+    last_moves = None           # the board's default: the state's memory of the previous update
+    if args.after:
+        from bot.engine.runner import run_scenario
+
+        outcome = run_scenario(scenario)
+        state = outcome.state
+        captured = {tuple(entry.data["at"]) for entry in outcome.report.of_type("capture") if "at" in entry.data}
+        last_moves = [(move.origin, move.target, move.target in captured) for move in state.moved_last_update]
+
+    if args.health:
+        from bot.engine.standings import health_board_lines
+        from bot.render.healthboard import render_health_board
+
+        rendered = render_health_board(scenario.ruleset, state, palette=args.palette)
+        _write(args.out, rendered.png)
+        _print_utf8("".join(line + "\n" for line in health_board_lines(scenario.ruleset, state)))
+        return 0
+
+    from bot.render.board import render_board
+
+    try:
+        rendered = render_board(scenario.ruleset, state, region=region, center=center, radius=args.radius,
+                                palette=args.palette, last_moves=last_moves)
+    except ValueError as exc:
+        raise CommandError(f"cannot draw that board: {exc}") from None
+    _write(args.out, rendered.png)
+    return 0
+
+
+def _add_render(commands) -> None:
+    render = commands.add_parser(
+        "render", help="draw a scenario's board or health board, or a ruleset's piece sheet",
+        description="Draw a scenario's board (or, with --health, its health board) or, with --pieces, "
+                    "a ruleset's piece sheet, as a PNG. Write values that start with a minus sign "
+                    "with '=': --region=-5,-5,5,5.")
+    render.add_argument("scenario", nargs="?", metavar="SCENARIO", help="a scenario file (SCENARIOS.md)")
+    render.add_argument("--after", action="store_true",
+                        help="draw the position after resolving the scenario's update")
+    render.add_argument("--region", metavar="X0,Y0,X1,Y1", help="the squares to draw (corners included)")
+    render.add_argument("--center", metavar="X,Y", help="the centre square of the view (with --radius)")
+    render.add_argument("--radius", type=int, metavar="R", help="squares shown on each side of --center")
+    render.add_argument("--health", action="store_true",
+                        help="draw the health board instead; its lines also go to standard output")
+    render.add_argument("--pieces", metavar="RULESET",
+                        help="draw the piece sheet of a ruleset (a preset name or a ruleset file)")
+    render.add_argument("--palette", choices=("default", "colourblind"), default="default",
+                        help="player colours: as named, or their colour-blind-safe alternatives")
+    render.add_argument("--out", required=True, metavar="FILE", help="the PNG file to write")
+    render.set_defaults(run=_render)
+
+
+# ----------------------------------------------------------------------------- main
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Skirmish: simultaneous-move chess by post.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_render(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)   # a usage error exits with status 2 (argparse)
+    try:
+        return args.run(args)
+    except CommandError as exc:
+        print(f"python -m bot {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

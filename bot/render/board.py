@@ -1,0 +1,1184 @@
+"""The board image: a region of an engine state as a PNG players can read coordinates from.
+
+:func:`render_board` is a pure function of a ruleset and a state (like ``chess.svg.board``). It
+returns the PNG with its :class:`BoardLayout`, which says which pixel box shows which square and
+where every axis label sits, so that tests and callers check meaning without reading pixels back.
+
+What the picture promises (issue 6, RULES.md 3.2, 3.4, 6, 8):
+
+* Coordinates: x labels above and below, y labels left and right, at multiples of 1, 2 or 5
+  (whichever fits), so no square is more than two squares from a labelled one; a heavier line
+  every five squares; rank 0 tinted and its label bold; the ruleset's or state's bounds drawn as
+  a thick line with the squares outside greyed.
+* Pieces in their owner's colour (``palette``: ``default`` or ``colourblind``); a legend of the
+  players, the kinds and the marks present.
+* States: capturable (four black triangles pointing at the piece), disabled (hollow), ``fresh``
+  and ``spent`` check badges, implosion squares, an energy pawn's rainbow aura, obstacles and
+  voids, a possessed piece (spirit badge), a harpy's cargo (its letter), frozen pieces (ice
+  badge), Variety's locked pieces (violet frame), King of the Hill's square (gold star), the last
+  update's moves (from/to tints and arrows, captures in red with a cross).
+* Size: never above :data:`MAX_SIDE` pixels a side or :data:`MAX_BYTES` bytes. When the region
+  would need fewer than :data:`MIN_SCALE` pixels per square, an overview is drawn instead: a
+  grid of viewports (columns A, B, ..., rows 1, 2, ... counted upward) over the occupied parts of
+  the region, empty stretches between them squeezed into a break line, pieces as dots in their
+  owner's colour. Each labelled viewport is in ``BoardLayout.viewports`` and, passed back as
+  ``region``, renders as a normal board (when the pieces are clustered enough for the grid to fit;
+  a board scattered too thinly gets wider viewports, which render as overviews one level down).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from bisect import bisect_right
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from PIL import Image, ImageDraw
+
+from ..engine.abilities import position_for
+from ..engine.model import Piece, Square
+from ..engine.ruleset import PieceKind, Ruleset
+from ..engine.state import GameState
+from .palette import NEUTRAL_RGB, PALETTES, colour_names, contrast_edge, player_rgb
+from .sprites import bold_font, draw_piece, font, legend_entries
+
+__all__ = ["render_board", "Rendered", "BoardLayout", "Label", "MAX_SIDE", "MAX_BYTES", "MIN_SCALE",
+           "MAX_SCALE", "VIEWPORT_SIDE", "viewport_name"]
+
+RGB = tuple[int, int, int]
+Box = tuple[int, int, int, int]
+Region = tuple[int, int, int, int]          # x0, y0, x1, y1 in squares, inclusive
+
+MAX_SIDE = 4096              # pixels, either side
+MAX_BYTES = 8 * 1024 * 1024  # PNG bytes
+MIN_SCALE = 16               # pixels per square below which the overview is drawn
+MAX_SCALE = 44               # pixels per square of a small region
+VIEWPORT_SIDE = 64           # squares: the widest viewport of an overview (renders at 44 px a square)
+DEFAULT_MARGIN = 2           # squares around the occupied area
+_DETAILED_CELL_SCALE = 12    # pixels per square from which an overview cell shows squares and pieces
+_MAX_GRID = 200              # most columns (rows) of an overview's viewport grid (20 px cells)
+
+# colours (chess.svg's board, slightly muted so that player colours stand out)
+_LIGHT: RGB = (240, 217, 181)
+_DARK: RGB = (196, 160, 120)
+_OUTSIDE_LIGHT: RGB = (150, 150, 150)
+_OUTSIDE_DARK: RGB = (130, 130, 130)
+_FIVE_LINE: RGB = (120, 90, 60)
+_BOUND_LINE: RGB = (30, 30, 30)
+_RANK0_TINT = ((90, 150, 220), 0.35)
+_IMPLOSION_TINT = ((230, 60, 30), 0.55)
+_FROM_TINT = ((250, 235, 60), 0.45)
+_TO_TINT = ((250, 235, 60), 0.65)
+_HILL_TINT = ((255, 200, 0), 0.6)
+_HIGHLIGHT: RGB = (0, 170, 200)
+_VARIETY: RGB = (150, 60, 210)
+_MOVE_ARROW = (20, 100, 200, 150)
+_CAPTURE_ARROW = (210, 20, 20, 170)
+_BACKGROUND: RGB = (250, 250, 247)
+_TEXT: RGB = (25, 25, 25)
+_MUTED: RGB = (95, 95, 95)
+_RAINBOW = ((228, 3, 3), (255, 140, 0), (255, 237, 0), (0, 128, 38), (0, 77, 255), (117, 7, 135))
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """One axis label: its text, the axis (``x``, ``y``; ``column``, ``row`` in an overview), the
+    coordinate or grid index it names, the side it sits on and its pixel box."""
+
+    text: str
+    axis: str
+    value: int
+    side: str
+    box: Box
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    """Where things are in a rendered board.
+
+    ``region`` is the box of squares shown (x0, y0, x1, y1, inclusive). In a board, ``scale`` is
+    the side of a square in pixels and :meth:`box` gives a square's pixel box. In an overview
+    (``overview`` True) ``viewports`` maps each labelled viewport name (``C4``) to its region;
+    :meth:`box` then gives the dot of a square, or None for a square in a squeezed gap.
+    """
+
+    region: Region
+    scale: float
+    overview: bool
+    board_box: Box
+    labels: tuple[Label, ...] = ()
+    viewports: dict[str, Region] = field(default_factory=dict)
+    columns: tuple[tuple[int, int], ...] = ()      # overview: x span of each grid column
+    rows: tuple[tuple[int, int], ...] = ()         # overview: y span of each grid row, upward
+    cell: int = 0                                  # overview: side of a grid cell in pixels
+
+    @property
+    def label_boxes(self) -> dict[str, tuple[Box, ...]]:
+        """Axis label text -> the boxes where it is written (it usually appears on two sides)."""
+        result: dict[str, list[Box]] = defaultdict(list)
+        for label in self.labels:
+            result[label.text].append(label.box)
+        return {text: tuple(boxes) for text, boxes in result.items()}
+
+    def contains(self, square: Square) -> bool:
+        x0, y0, x1, y1 = self.region
+        return x0 <= square[0] <= x1 and y0 <= square[1] <= y1
+
+    def box(self, square: Square) -> Box | None:
+        """The pixel box (x0, y0, x1, y1; the far edges exclusive) showing ``square``."""
+        if not self.contains(square):
+            raise ValueError(f"square {square} is outside the rendered region {self.region}")
+        left, top = self.board_box[0], self.board_box[1]
+        x, y = square
+        if not self.overview:
+            s = int(self.scale)
+            px = left + (x - self.region[0]) * s
+            py = top + (self.region[3] - y) * s
+            return px, py, px + s, py + s
+        column = _span_index(self.columns, x)
+        row = _span_index(self.rows, y)
+        if column is None or row is None:
+            return None
+        (cx0, cx1), (ry0, ry1) = self.columns[column], self.rows[row]
+        sx, sy = self.cell / (cx1 - cx0 + 1), self.cell / (ry1 - ry0 + 1)
+        px = left + column * self.cell + int((x - cx0) * sx)
+        py = top + (len(self.rows) - 1 - row) * self.cell + int((ry1 - y) * sy)
+        return px, py, px + max(1, math.ceil(sx)), py + max(1, math.ceil(sy))
+
+    def square_at(self, px: int, py: int) -> Square | None:
+        """The square drawn at a pixel of a board (not an overview), or None outside the board."""
+        if self.overview:
+            raise ValueError("an overview has no square at a pixel; use its viewports")
+        left, top, right, bottom = self.board_box
+        if not (left <= px < right and top <= py < bottom):
+            return None
+        s = int(self.scale)
+        return self.region[0] + (px - left) // s, self.region[3] - (py - top) // s
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered image: PNG bytes, its layout and its size in pixels."""
+
+    png: bytes
+    layout: BoardLayout
+    width: int
+    height: int
+
+
+def _span_index(spans: Sequence[tuple[int, int]], value: int, starts: Sequence[int] | None = None) -> int | None:
+    """The index of the span holding ``value`` (spans sorted and disjoint), or None."""
+    if starts is None:
+        starts = [a for a, _ in spans]
+    index = bisect_right(starts, value) - 1
+    if index >= 0 and value <= spans[index][1]:
+        return index
+    return None
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def viewport_name(column: int, row: int) -> str:
+    """Grid name of a viewport: columns A..Z, AA, AB, ... (0-based in), rows 1, 2, ... (0-based in)."""
+    letters = ""
+    n = column + 1
+    while n:
+        n, rest = divmod(n - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return f"{letters}{row + 1}"
+
+
+# ----------------------------------------------------------------------------- the entry point
+def render_board(ruleset: Ruleset, state: GameState, *, region: Region | None = None,
+                 center: Square | None = None, radius: int | None = None, palette: str = "default",
+                 last_moves: Iterable[tuple[Square | None, Square, bool]] | None = None,
+                 highlight: Iterable[Square] | None = None) -> Rendered:
+    """Render ``state`` as a PNG.
+
+    The region shown is ``region`` (x0, y0, x1, y1, inclusive, in either order), else the square
+    of side ``2 * radius + 1`` around ``center`` (radius 8 if not given), else the occupied area
+    with a margin of two squares (within the bounds, when the board has them). ``last_moves``
+    lists the last update's moves as ``(origin, target, captured)`` (origin None for a piece that
+    arrived without moving); by default the state's ``moved_last_update``. ``highlight`` squares
+    get a cyan frame. ``palette`` is one of :data:`~bot.render.palette.PALETTES`.
+    """
+    if palette not in PALETTES:
+        raise ValueError(f"unknown palette {palette!r}: choose one of {', '.join(PALETTES)}")
+    bounds = state.board.bounds or ruleset.bounds_for(len(state.players))
+    chosen = _choose_region(state, bounds, region, center, radius)
+    colours = _PlayerColours(state, palette)
+    if last_moves is None:
+        moves = [(m.origin, m.target, False) for m in state.moved_last_update]
+    else:
+        moves = [(tuple(a) if a is not None else None, tuple(b), bool(c)) for a, b, c in last_moves]
+    painter = _BoardPainter(ruleset, state, chosen, bounds, colours, moves,
+                            frozenset(tuple(s) for s in highlight or ()))
+    image, layout = painter.paint()
+    if image is None:
+        image, layout = _OverviewPainter(ruleset, state, chosen, bounds, colours).paint()
+    png = _encode(image)
+    return Rendered(png, layout, image.width, image.height)
+
+
+def _encode(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", compress_level=1)
+    data = buffer.getvalue()
+    if len(data) > MAX_BYTES:
+        # a board this busy still fits in 256 colours: the palette image is a fraction of the size
+        buffer = io.BytesIO()
+        image.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(buffer, "PNG", optimize=False)
+        data = buffer.getvalue()
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"the board image would take {len(data)} bytes, above {MAX_BYTES}")
+    return data
+
+
+def _choose_region(state: GameState, bounds, region, center, radius) -> Region:
+    if region is not None:
+        x0, y0, x1, y1 = (int(v) for v in region)
+        return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
+    if center is not None or radius is not None:
+        cx, cy = center if center is not None else (0, 0)
+        r = 8 if radius is None else max(0, int(radius))
+        return cx - r, cy - r, cx + r, cy + r
+    box = state.board.bounding_box()
+    extra = list(state.implosions) + list(state.marked)
+    if box is None and not extra:
+        if bounds is not None:
+            (bx0, by0), (bx1, by1) = bounds
+            cx, cy = (bx0 + bx1) // 2, (by0 + by1) // 2
+            return max(bx0, cx - 4), max(by0, cy - 4), min(bx1, cx + 4), min(by1, cy + 4)
+        return -4, -4, 4, 4
+    xs = [s[0] for s in extra]
+    ys = [s[1] for s in extra]
+    if box is not None:
+        xs += [box[0][0], box[1][0]]
+        ys += [box[0][1], box[1][1]]
+    x0, y0 = min(xs) - DEFAULT_MARGIN, min(ys) - DEFAULT_MARGIN
+    x1, y1 = max(xs) + DEFAULT_MARGIN, max(ys) + DEFAULT_MARGIN
+    # a small area is shown with some room around it: at least 9 x 9 squares
+    if x1 - x0 < 8:
+        grow = 8 - (x1 - x0)
+        x0, x1 = x0 - grow // 2, x1 + grow - grow // 2
+    if y1 - y0 < 8:
+        grow = 8 - (y1 - y0)
+        y0, y1 = y0 - grow // 2, y1 + grow - grow // 2
+    if bounds is not None:
+        # show the edge of a bounded board, not a sea of outside squares
+        (bx0, by0), (bx1, by1) = bounds
+        x0, y0 = max(x0, bx0 - 1), max(y0, by0 - 1)
+        x1, y1 = min(x1, bx1 + 1), min(y1, by1 + 1)
+    return x0, y0, x1, y1
+
+
+class _PlayerColours:
+    """Owner -> tones in the chosen palette; a colour name the palette does not know gets a
+    free palette colour (by the owner's name order), so a piece is never drawn colourless."""
+
+    def __init__(self, state: GameState, palette: str) -> None:
+        self.palette = palette
+        self.tones: dict[str | None, tuple[RGB, ...]] = {None: ()}
+        self.names: dict[str, str] = {}
+        unknown = []
+        for name in sorted(state.players):
+            colour = state.players[name].colour
+            try:
+                self.tones[name] = player_rgb(colour, palette)
+                self.names[name] = colour
+            except ValueError:
+                unknown.append(name)
+        used = {c.casefold() for c in self.names.values()}
+        spare = [c for c in colour_names() if c.casefold() not in used]
+        for index, name in enumerate(unknown):
+            colour = spare[index % len(spare)] if spare else "Grey"
+            self.tones[name] = player_rgb(colour, palette)
+            self.names[name] = colour
+
+    def of(self, owner: str | None) -> tuple[RGB, ...]:
+        tones = self.tones.get(owner)
+        if tones is None:  # a piece of someone not in the player list
+            spare = colour_names()
+            tones = player_rgb(spare[sum(map(ord, owner or "")) % len(spare)], self.palette)
+            self.tones[owner] = tones
+            self.names[owner] = "?"
+        return tones
+
+
+def _blend(base: RGB, tint: tuple[RGB, float]) -> RGB:
+    colour, alpha = tint
+    return tuple(round(b * (1 - alpha) + c * alpha) for b, c in zip(base, colour))  # type: ignore[return-value]
+
+
+def _text_size(face, text: str) -> tuple[int, int]:
+    box = face.getbbox(text)
+    return box[2] - box[0], box[3] - box[1]
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
+    """``text`` rendered once as a tight mask (labels and badges repeat: "+" on 2,000 pieces)."""
+    face = bold_font(size) if bold else font(size)
+    left, top, right, bottom = face.getbbox(text, anchor="mm")
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor="mm")
+    return mask
+
+
+def _centred_text(draw: ImageDraw.ImageDraw, text: str, size: int, centre: tuple[float, float], fill: RGB,
+                  bold: bool = True, align: str = "centre") -> Box:
+    """Draw ``text`` centred on ``centre`` (or ending there, ``align="right"``); its pixel box."""
+    mask = _text_mask(text, size, bold)
+    x = round(centre[0] - {"right": mask.width, "left": 0}.get(align, mask.width / 2))
+    y = round(centre[1] - mask.height / 2)
+    draw.bitmap((x, y), mask, fill=fill)
+    return x, y, x + mask.width, y + mask.height
+
+
+# ----------------------------------------------------------------------------- the legend
+@dataclass
+class _LegendItem:
+    kind: str                  # "player", "piece", "mark", "heading"
+    text: str
+    payload: object = None
+
+
+class _Legend:
+    """The panel right of the board: players, kinds and marks present, in columns; its type grows
+    with the squares so that it reads at the same zoom as the board."""
+
+    def __init__(self, items: list[_LegendItem], height: int, scale: int = 28) -> None:
+        self.items = items
+        self.ICON = max(22, min(30, round(scale * 0.62)))
+        self.ROW = self.ICON + 7
+        self.TEXT = max(14, min(18, round(scale * 0.4)))
+        self.WIDTH = 150 + 8 * self.TEXT
+        per_column = max(4, (height - 16) // self.ROW)
+        self.columns = max(1, math.ceil(len(items) / per_column)) if items else 0
+        self.per_column = per_column
+        self.width = self.columns * self.WIDTH + (16 if items else 0)
+        self.height = min(len(items), per_column) * self.ROW + 16 if items else 0
+
+
+# ----------------------------------------------------------------------------- the board
+class _BoardPainter:
+    def __init__(self, ruleset: Ruleset, state: GameState, region: Region, bounds, colours: _PlayerColours,
+                 moves: list[tuple[Square | None, Square, bool]], highlight: frozenset[Square]) -> None:
+        self.ruleset, self.state, self.region, self.bounds = ruleset, state, region, bounds
+        self.colours, self.moves, self.highlight = colours, moves, highlight
+        x0, y0, x1, y1 = region
+        self.nx, self.ny = x1 - x0 + 1, y1 - y0 + 1
+
+    # ------------------------------------------------------------------ sizes
+    def _scale(self, legend_width: int) -> int:
+        label_room = 2 * 70 + 2 * 12     # y labels both sides, padding; refined below
+        title_room = 40 + 2 * 30
+        across = (MAX_SIDE - label_room - legend_width) // self.nx
+        down = (MAX_SIDE - title_room) // self.ny
+        return min(MAX_SCALE, across, down)
+
+    def paint(self) -> tuple[Image.Image | None, BoardLayout | None]:
+        if min(MAX_SIDE // max(self.nx, 1), MAX_SIDE // max(self.ny, 1)) < MIN_SCALE:
+            return None, None
+        pieces = self._pieces_in_region()
+        marks = self._marks(pieces)
+        legend_items = self._legend_items(pieces, marks)
+        legend = _Legend(legend_items, MAX_SIDE - 120, MAX_SCALE)
+        scale = self._scale(legend.width)
+        if scale < MIN_SCALE:
+            return None, None
+        s = scale
+        label_face = bold_font(max(11, min(15, round(s * 0.36))))
+        x_spacing = self._label_spacing(label_face, s)
+        y_texts = [str(y) for y in range(self.region[1], self.region[3] + 1)]
+        y_label_width = max(_text_size(label_face, t)[0] for t in y_texts + ["-00"]) + 10
+        x_label_height = _text_size(label_face, "-0123456789")[1] + 10
+        title_face = bold_font(max(16, min(20, round(s * 0.42))))
+        title_height = 40
+        board_w, board_h = self.nx * s, self.ny * s
+        left = y_label_width + 6
+        top = title_height + x_label_height
+        # the legend may run below a short board rather than spread sideways into its room
+        legend = _Legend(legend_items, max(board_h + 2 * x_label_height, 1000), s)
+        width = left + board_w + y_label_width + 6 + legend.width
+        height = max(top + board_h + x_label_height + 8, title_height + legend.height + 8)
+        if width > MAX_SIDE or height > MAX_SIDE:
+            # the legend grew into more columns than planned: shrink the squares to make room
+            s = min(s - max(1, math.ceil((width - MAX_SIDE) / self.nx)) if width > MAX_SIDE else s,
+                    s - max(1, math.ceil((height - MAX_SIDE) / self.ny)) if height > MAX_SIDE else s)
+            if s < MIN_SCALE:
+                return None, None
+            board_w, board_h = self.nx * s, self.ny * s
+            width = left + board_w + y_label_width + 6 + legend.width
+            height = max(top + board_h + x_label_height + 8, title_height + legend.height + 8)
+        image = Image.new("RGB", (width, height), _BACKGROUND)
+        draw = ImageDraw.Draw(image)
+        board_box = (left, top, left + board_w, top + board_h)
+        layout_labels: list[Label] = []
+
+        board = self._paint_board(s, pieces, marks)
+        image.paste(board, (left, top))
+        draw.rectangle((left - 1, top - 1, left + board_w, top + board_h), outline=_TEXT)
+
+        # axis labels on all four sides
+        x0, y0, x1, y1 = self.region
+        for x in range(x0, x1 + 1):
+            if x % x_spacing:
+                continue
+            text = str(x)
+            face = label_face
+            w, h = _text_size(face, text)
+            cx = left + (x - x0) * s + s // 2
+            for side, cy in (("top", top - x_label_height // 2), ("bottom", top + board_h + x_label_height // 2)):
+                box = self._draw_label(draw, face, text, cx, cy, bold_zero=(x == 0))
+                layout_labels.append(Label(text, "x", x, side, box))
+        for y in range(y0, y1 + 1):
+            text = str(y)
+            cy = top + (y1 - y) * s + s // 2
+            for side, cx in (("left", left - 3 - y_label_width // 2), ("right", left + board_w + 3 + y_label_width // 2)):
+                box = self._draw_label(draw, label_face, text, cx, cy, bold_zero=(y == 0))
+                layout_labels.append(Label(text, "y", y, side, box))
+
+        title = (f"{self.ruleset.title or self.ruleset.name} · update {self.state.update} · "
+                 f"x {x0}..{x1}, y {y0}..{y1}")
+        if _text_size(title_face, title)[0] > width - left - 8:
+            title = f"{self.ruleset.name} · update {self.state.update} · x {x0}..{x1}, y {y0}..{y1}"
+        draw.text((left, 10), title, font=title_face, fill=_TEXT)
+        self._paint_legend(draw, legend, (left + board_w + y_label_width + 12, title_height))
+        layout = BoardLayout(region=self.region, scale=s, overview=False, board_box=board_box,
+                             labels=tuple(layout_labels))
+        return image, layout
+
+    def _label_spacing(self, face, s: int) -> int:
+        x0, _, x1, _ = self.region
+        widest = max(_text_size(face, str(x0))[0], _text_size(face, str(x1))[0], _text_size(face, "-0")[0])
+        for spacing in (1, 2, 5, 10):
+            if spacing * s >= widest + 6:
+                return spacing
+        return 10
+
+    def _draw_label(self, draw: ImageDraw.ImageDraw, face, text: str, cx: int, cy: int, bold_zero: bool) -> Box:
+        fill = (0, 70, 160) if bold_zero else _TEXT
+        box = _centred_text(draw, text, face.size, (cx, cy), fill)
+        if bold_zero:
+            draw.line((box[0], box[3] + 1, box[2], box[3] + 1), fill=fill, width=1)
+        return box
+
+    # ------------------------------------------------------------------ what is where
+    def _pieces_in_region(self) -> dict[Square, tuple[Piece, ...]]:
+        x0, y0, x1, y1 = self.region
+        board = self.state.board
+        area = self.nx * self.ny
+        result: dict[Square, tuple[Piece, ...]] = {}
+        if area <= len(board):
+            for x in range(x0, x1 + 1):
+                for y in range(y0, y1 + 1):
+                    here = board.at((x, y))
+                    if here:
+                        result[(x, y)] = here
+        else:
+            for square in board.squares():
+                if x0 <= square[0] <= x1 and y0 <= square[1] <= y1:
+                    result[square] = board.at(square)
+        return result
+
+    def _marks(self, pieces: dict[Square, tuple[Piece, ...]]) -> dict[str, set]:
+        """Which pieces (by id) and squares carry which mark."""
+        marks: dict[str, set] = defaultdict(set)
+        state, ruleset = self.state, self.ruleset
+        zombies = [k.letter for k in ruleset.pieces.values() if k.has("zombie")]
+        variety = any(e.name == "Variety" for e in state.events)
+        if pieces and (variety or any(state.board.of_kind(z) for z in zombies)):
+            position = position_for(ruleset, state)
+            for here in pieces.values():
+                for piece in here:
+                    if piece.owner is not None and position.frozen(piece):
+                        marks["frozen"].add(piece.id)
+                    if variety and position.locked(piece):
+                        marks["variety"].add(piece.id)
+        for here in pieces.values():
+            for piece in here:
+                if piece.owner is None:
+                    continue
+                if piece.energy:
+                    marks["energy"].add(piece.id)
+                    marks["capturable"].add(piece.id)
+                elif piece.check == "capturable":
+                    marks["capturable"].add(piece.id)
+                elif piece.check == "fresh":
+                    marks["fresh"].add(piece.id)
+                elif piece.check == "spent":
+                    marks["spent"].add(piece.id)
+                if piece.disabled:
+                    marks["disabled"].add(piece.id)
+                if piece.spirit:
+                    marks["spirit"].add(piece.id)
+                if piece.carrying:
+                    marks["cargo"].add(piece.id)
+        region = self.region
+        inside = lambda sq: region[0] <= sq[0] <= region[2] and region[1] <= sq[1] <= region[3]  # noqa: E731
+        marks["implosion"] = {sq for sq in state.implosions if inside(sq)}
+        marks["hill"] = {sq for sq in state.marked if inside(sq)}
+        for origin, target, captured in self.moves:
+            if (origin is not None and inside(origin)) or inside(target):
+                marks["capture" if captured else "move"].add((origin, target))
+        marks["highlight"] = {sq for sq in self.highlight if inside(sq)}
+        if region[1] <= 0 <= region[3] and self._square_colour(region[0], 0) not in (_OUTSIDE_DARK, _OUTSIDE_LIGHT):
+            marks["rank0"] = {True}
+        if self.bounds is not None:
+            (bx0, by0), (bx1, by1) = self.bounds
+            if region[0] < bx0 or region[1] < by0 or region[2] > bx1 or region[3] > by1:
+                marks["bounds"] = {True}
+        return marks
+
+    def _legend_items(self, pieces: dict[Square, tuple[Piece, ...]], marks: dict[str, set]) -> list[_LegendItem]:
+        owners: Counter = Counter()
+        kinds: set[str] = set()
+        for here in pieces.values():
+            for piece in here:
+                owners[piece.owner] += 1
+                kinds.add(piece.kind)
+        items: list[_LegendItem] = []
+        players = sorted(o for o in owners if o is not None)
+        if players:
+            items.append(_LegendItem("heading", "Players"))
+            shown = players[:60]
+            for name in shown:
+                self.colours.of(name)
+                items.append(_LegendItem("player", f"{name} ({self.colours.names.get(name, '?')})", name))
+            if len(players) > len(shown):
+                items.append(_LegendItem("text", f"... and {len(players) - len(shown)} more"))
+        if kinds:
+            items.append(_LegendItem("heading", "Pieces"))
+            for letter, name in legend_entries(self.ruleset, kinds):
+                items.append(_LegendItem("piece", f"{letter}  {name}", letter))
+        mark_texts = [
+            ("capturable", "capturable"), ("energy", "energy pawn"), ("fresh", "in check (fresh)"),
+            ("spent", "in check (spent)"), ("disabled", "disabled (hollow)"), ("frozen", "frozen by a zombie"),
+            ("variety", "moved last update (Variety)"), ("spirit", "possessed by a spirit"),
+            ("cargo", "carried by a harpy"), ("implosion", "implosion square"), ("hill", "King of the Hill"),
+            ("move", "last update's move"), ("capture", "last update's capture"), ("highlight", "highlighted"),
+            ("rank0", "rank 0"), ("bounds", "outside the board"),
+        ]
+        present = [(key, text) for key, text in mark_texts if marks.get(key)]
+        if present:
+            items.append(_LegendItem("heading", "Marks"))
+            items += [_LegendItem("mark", text, key) for key, text in present]
+        return items
+
+    # ------------------------------------------------------------------ drawing the board
+    def _square_colour(self, x: int, y: int) -> RGB:
+        dark = (x + y) % 2 == 0       # (0,0) is dark, like a1
+        if self.bounds is not None:
+            (bx0, by0), (bx1, by1) = self.bounds
+            if not (bx0 <= x <= bx1 and by0 <= y <= by1):
+                return _OUTSIDE_DARK if dark else _OUTSIDE_LIGHT
+        colour = _DARK if dark else _LIGHT
+        if y == 0:
+            colour = _blend(colour, _RANK0_TINT)
+        return colour
+
+    def _paint_board(self, s: int, pieces: dict[Square, tuple[Piece, ...]], marks: dict[str, set]) -> Image.Image:
+        x0, y0, x1, y1 = self.region
+        nx, ny = self.nx, self.ny
+        image = Image.new("RGB", (nx * s, ny * s), _LIGHT)
+        draw = ImageDraw.Draw(image)
+
+        def square_box(square: Square) -> Box:
+            px = (square[0] - x0) * s
+            py = (y1 - square[1]) * s
+            return px, py, px + s, py + s
+
+        # squares: the dark ones over a light background, rank 0 and outside squares by row
+        for y in range(y0, y1 + 1):
+            py = (y1 - y) * s
+            special_row = y == 0 or self.bounds is not None
+            if special_row:
+                for x in range(x0, x1 + 1):
+                    colour = self._square_colour(x, y)
+                    if colour != _LIGHT:
+                        px = (x - x0) * s
+                        draw.rectangle((px, py, px + s - 1, py + s - 1), fill=colour)
+            else:
+                start = x0 + ((x0 + y) % 2)   # first dark square of the row
+                for x in range(start, x1 + 1, 2):
+                    px = (x - x0) * s
+                    draw.rectangle((px, py, px + s - 1, py + s - 1), fill=_DARK)
+
+        # tinted squares: last move, implosions, the hill
+        for origin, target in sorted(marks.get("move", set()) | marks.get("capture", set()), key=repr):
+            for square, tint in ((origin, _FROM_TINT), (target, _TO_TINT)):
+                if square is not None and self._inside(square):
+                    self._tint(draw, square_box(square), self._square_colour(*square), tint)
+        for square in marks.get("implosion", ()):
+            box = square_box(square)
+            self._tint(draw, box, self._square_colour(*square), _IMPLOSION_TINT)
+            self._burst(draw, box)
+        for square in marks.get("hill", ()):
+            box = square_box(square)
+            self._tint(draw, box, self._square_colour(*square), _HILL_TINT)
+            star = font(max(8, int(s * 0.9)))
+            draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "\u2605", font=star,
+                      fill=(255, 240, 170), anchor="mm")
+
+        # grid: a heavier line every five squares, rank 0's edges, the bounds
+        for x in range(x0 + 1, x1 + 1):
+            if x % 5 == 0:
+                px = (x - x0) * s
+                draw.line((px, 0, px, ny * s), fill=_FIVE_LINE, width=1)
+        for y in range(y0, y1):
+            if (y + 1) % 5 == 0:
+                py = (y1 - y) * s
+                draw.line((0, py, nx * s, py), fill=_FIVE_LINE, width=1)
+        if y0 <= 0 <= y1:
+            py = (y1 - 0) * s
+            draw.line((0, py, nx * s, py), fill=(40, 90, 170), width=2)
+            draw.line((0, py + s, nx * s, py + s), fill=(40, 90, 170), width=2)
+        if self.bounds is not None:
+            (bx0, by0), (bx1, by1) = self.bounds
+            left = (bx0 - x0) * s
+            right = (bx1 - x0 + 1) * s
+            top = (y1 - by1) * s
+            bottom = (y1 - by0 + 1) * s
+            width = max(3, s // 8)
+            draw.rectangle((left - width // 2, top - width // 2, right + width // 2 - 1, bottom + width // 2 - 1),
+                           outline=_BOUND_LINE, width=width)
+
+        for square in marks.get("highlight", ()):
+            box = square_box(square)
+            draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), outline=_HIGHLIGHT, width=max(2, s // 10))
+
+        # pieces
+        pad = max(1, round(s * 0.06))
+        for square, here in pieces.items():
+            box = square_box(square)
+            if len(here) == 1:
+                self._paint_piece(draw, box, here[0], marks, pad, s)
+            else:
+                half = s // 2
+                for index, piece in enumerate(here[:4]):
+                    dx, dy = (index % 2) * half, (index // 2) * half
+                    sub = (box[0] + dx, box[1] + dy, box[0] + dx + half, box[1] + dy + half)
+                    self._paint_piece(draw, sub, piece, marks, 0, half)
+                if len(here) > 4:
+                    self._badge_text(draw, box, f"{len(here)}", "centre", (255, 255, 255), (0, 0, 0), s)
+
+        # last moves: arrows over everything, translucent
+        arrows = [(o, t, False) for o, t in marks.get("move", ())] + [(o, t, True) for o, t in marks.get("capture", ())]
+        arrows = [a for a in arrows if a[0] is not None]
+        if arrows:
+            overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
+            odraw = ImageDraw.Draw(overlay)
+            for origin, target, captured in sorted(arrows, key=repr):
+                self._arrow(odraw, square_box(origin), square_box(target), _CAPTURE_ARROW if captured else _MOVE_ARROW, s)
+            image = Image.alpha_composite(image.convert("RGBA"), overlay).convert("RGB")
+            draw = ImageDraw.Draw(image)
+        for origin, target in marks.get("capture", ()):
+            if self._inside(target):
+                self._cross(draw, square_box(target), s)
+        return image
+
+    def _inside(self, square: Square) -> bool:
+        x0, y0, x1, y1 = self.region
+        return x0 <= square[0] <= x1 and y0 <= square[1] <= y1
+
+    @staticmethod
+    def _tint(draw: ImageDraw.ImageDraw, box: Box, base: RGB, tint) -> None:
+        draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=_blend(base, tint))
+
+    @staticmethod
+    def _burst(draw: ImageDraw.ImageDraw, box: Box) -> None:
+        """An implosion square: a dark red eight-pointed burst behind whatever stands there."""
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        r_out = (box[2] - box[0]) * 0.48
+        r_in = r_out * 0.55
+        points = []
+        for i in range(16):
+            r = r_out if i % 2 == 0 else r_in
+            a = math.pi * i / 8 + math.pi / 16
+            points.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+        draw.polygon(points, outline=(140, 10, 10), width=max(1, (box[2] - box[0]) // 20))
+
+    def _paint_piece(self, draw: ImageDraw.ImageDraw, box: Box, piece: Piece, marks: dict[str, set],
+                     pad: int, s: int) -> None:
+        kind = self.ruleset.pieces.get(piece.kind)
+        if kind is None:
+            kind = PieceKind(piece.kind, piece.kind, 0, "", None)  # type: ignore[arg-type]
+        fills = self.colours.of(piece.owner)
+        if piece.id in marks.get("energy", ()):
+            self._rainbow(draw, box, self._square_colour(*piece.square) if s == (box[2] - box[0]) else None)
+        if piece.id in marks.get("variety", ()):
+            draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), outline=_VARIETY, width=max(2, s // 9))
+        inner = (box[0] + pad, box[1] + pad, box[2] - pad, box[3] - pad)
+        draw_piece(draw, inner, kind, fills, hollow=piece.disabled)
+        if piece.id in marks.get("capturable", ()):
+            self._triangles(draw, box, s)
+        if s < 12:
+            return
+        if piece.check in ("fresh", "spent") and piece.id in marks.get(piece.check, ()):
+            colour = (220, 20, 20) if piece.check == "fresh" else (90, 90, 90)
+            self._badge_text(draw, box, "+", "top-right", (255, 255, 255), colour, s)
+        if piece.spirit:
+            self._badge_text(draw, box, "S", "top-left", (255, 255, 255), (130, 70, 200), s)
+        if piece.carrying:
+            self._badge_text(draw, box, piece.carrying, "bottom-right", (0, 0, 0), (255, 255, 255), s)
+        if piece.id in marks.get("frozen", ()):
+            self._badge_text(draw, box, "\u2744", "bottom-left", (0, 60, 140), (190, 230, 255), s)
+
+    @staticmethod
+    def _rainbow(draw: ImageDraw.ImageDraw, box: Box, base: RGB | None) -> None:
+        x0, y0, x1, y1 = box
+        inset = 1
+        segments = len(_RAINBOW) * 2
+        for i in range(segments):
+            draw.pieslice((x0 + inset, y0 + inset, x1 - 1 - inset, y1 - 1 - inset), start=i * 360 / segments - 90,
+                          end=(i + 1) * 360 / segments - 90, fill=_RAINBOW[i % len(_RAINBOW)])
+        ring = max(2, (x1 - x0) // 9)
+        draw.ellipse((x0 + inset + ring, y0 + inset + ring, x1 - 1 - inset - ring, y1 - 1 - inset - ring),
+                     fill=base or _LIGHT)
+
+    @staticmethod
+    def _triangles(draw: ImageDraw.ImageDraw, box: Box, s: int) -> None:
+        """Capturable: four black triangles, one at the middle of each side, pointing at the piece."""
+        x0, y0, x1, y1 = box
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        h = max(2.5, s * (0.17 if s >= 30 else 0.14))
+        w = max(2.5, s * (0.15 if s >= 30 else 0.12))
+        white = (255, 255, 255)
+        for tri in (
+            [(cx - w, y0), (cx + w, y0), (cx, y0 + h)],
+            [(cx - w, y1 - 1), (cx + w, y1 - 1), (cx, y1 - 1 - h)],
+            [(x0, cy - w), (x0, cy + w), (x0 + h, cy)],
+            [(x1 - 1, cy - w), (x1 - 1, cy + w), (x1 - 1 - h, cy)],
+        ):
+            draw.polygon(tri, fill=(0, 0, 0), outline=white if s >= 24 else None)
+
+    @staticmethod
+    def _badge_text(draw: ImageDraw.ImageDraw, box: Box, text: str, where: str, ink: RGB, back: RGB, s: int) -> None:
+        x0, y0, x1, y1 = box
+        d = max(9, round(s * 0.36))
+        if where == "top-right":
+            bx, by = x1 - d, y0
+        elif where == "top-left":
+            bx, by = x0, y0
+        elif where == "bottom-right":
+            bx, by = x1 - d, y1 - d
+        elif where == "bottom-left":
+            bx, by = x0, y1 - d
+        else:
+            bx, by = (x0 + x1 - d) // 2, (y0 + y1 - d) // 2
+        draw.ellipse((bx, by, bx + d - 1, by + d - 1), fill=back, outline=contrast_edge(back))
+        size = max(7, round(d * (0.8 if len(text) == 1 else 0.55)))
+        _centred_text(draw, text, size, (bx + d / 2, by + d / 2), ink)
+
+    @staticmethod
+    def _arrow(draw: ImageDraw.ImageDraw, a: Box, b: Box, colour, s: int) -> None:
+        """From the middle of the origin square to the edge of the target square: the piece that
+        arrived stays uncovered."""
+        ax, ay = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+        bx, by = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        length = math.hypot(bx - ax, by - ay)
+        if length < 1:
+            return
+        ux, uy = (bx - ax) / length, (by - ay) / length
+        # the tip stops where the line enters the target square
+        reach = 0.5 * s / max(abs(ux), abs(uy))
+        tip_x, tip_y = bx - ux * reach, by - uy * reach
+        width = max(2, round(s * 0.13))
+        head = max(6.0, s * 0.36)
+        base_x, base_y = tip_x - ux * head, tip_y - uy * head
+        if math.hypot(base_x - ax, base_y - ay) > 1 and (base_x - ax) * ux + (base_y - ay) * uy > 0:
+            draw.line((ax, ay, base_x, base_y), fill=colour, width=width)
+        px, py = -uy, ux
+        draw.polygon([(tip_x, tip_y), (base_x + px * head * 0.5, base_y + py * head * 0.5),
+                      (base_x - px * head * 0.5, base_y - py * head * 0.5)], fill=colour)
+
+    @staticmethod
+    def _cross(draw: ImageDraw.ImageDraw, box: Box, s: int) -> None:
+        """A capture: a red cross in the target square's top-left corner."""
+        d = max(6, round(s * 0.28))
+        x0, y0 = box[0] + 1, box[1] + 1
+        w = max(2, s // 14)
+        draw.line((x0, y0, x0 + d, y0 + d), fill=(200, 0, 0), width=w)
+        draw.line((x0, y0 + d, x0 + d, y0), fill=(200, 0, 0), width=w)
+
+    # ------------------------------------------------------------------ the legend
+    def _paint_legend(self, draw: ImageDraw.ImageDraw, legend: _Legend, origin: tuple[int, int]) -> None:
+        face = font(legend.TEXT)
+        heading = bold_font(legend.TEXT)
+        for index, item in enumerate(legend.items):
+            column, row = divmod(index, legend.per_column)
+            x = origin[0] + column * legend.WIDTH
+            y = origin[1] + 8 + row * legend.ROW
+            icon = (x, y + 2, x + legend.ICON, y + 2 + legend.ICON)
+            text_x = x + legend.ICON + 10
+            mid = y + 2 + legend.ICON // 2
+            if item.kind == "heading":
+                draw.text((x, mid), item.text, font=heading, fill=_TEXT, anchor="lm")
+                continue
+            if item.kind == "player":
+                tones = self.colours.of(item.payload)  # type: ignore[arg-type]
+                for i, tone in enumerate(tones):
+                    part = (icon[0] + i * legend.ICON // len(tones), icon[1],
+                            icon[0] + (i + 1) * legend.ICON // len(tones) - 1, icon[3] - 1)
+                    draw.rectangle(part, fill=tone)
+                draw.rectangle((icon[0], icon[1], icon[2] - 1, icon[3] - 1), outline=_TEXT)
+            elif item.kind == "piece":
+                kind = self.ruleset.pieces[item.payload]  # type: ignore[index]
+                fills = () if kind.has("obstacle") or kind.has("void") else ((235, 235, 235),)
+                draw.rectangle((icon[0], icon[1], icon[2] - 1, icon[3] - 1), fill=_LIGHT)
+                draw_piece(draw, icon, kind, fills)
+            elif item.kind == "mark":
+                self._legend_mark(draw, icon, item.payload)  # type: ignore[arg-type]
+            draw.text((text_x, mid), item.text, font=face, fill=_TEXT if item.kind != "text" else _MUTED, anchor="lm")
+
+    def _legend_mark(self, draw: ImageDraw.ImageDraw, box: Box, key: str) -> None:
+        s = box[2] - box[0]
+        draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=_LIGHT)
+        sample = ((150, 150, 150),)
+        pawn = self.ruleset.pieces.get(self.ruleset.promotion.pawn or "P") or next(iter(self.ruleset.pieces.values()))
+        inner = (box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2)
+        if key == "capturable":
+            draw_piece(draw, inner, pawn, sample)
+            self._triangles(draw, box, s)
+        elif key == "energy":
+            self._rainbow(draw, box, _LIGHT)
+            draw_piece(draw, inner, pawn, sample)
+        elif key in ("fresh", "spent"):
+            draw_piece(draw, inner, pawn, sample)
+            colour = (220, 20, 20) if key == "fresh" else (90, 90, 90)
+            self._badge_text(draw, box, "+", "top-right", (255, 255, 255), colour, max(s, 26))
+        elif key == "disabled":
+            draw_piece(draw, inner, pawn, sample, hollow=True)
+        elif key == "frozen":
+            self._badge_text(draw, box, "\u2744", "centre", (0, 60, 140), (190, 230, 255), s * 2)
+        elif key == "variety":
+            draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), outline=_VARIETY, width=3)
+        elif key == "spirit":
+            self._badge_text(draw, box, "S", "centre", (255, 255, 255), (130, 70, 200), s * 2)
+        elif key == "cargo":
+            self._badge_text(draw, box, "N", "centre", (0, 0, 0), (255, 255, 255), s * 2)
+        elif key == "implosion":
+            self._tint(draw, box, _LIGHT, _IMPLOSION_TINT)
+            self._burst(draw, box)
+        elif key == "hill":
+            self._tint(draw, box, _LIGHT, _HILL_TINT)
+            draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "\u2605", font=font(s), fill=(255, 240, 170),
+                      anchor="mm")
+        elif key in ("move", "capture"):
+            self._tint(draw, box, _LIGHT, _TO_TINT)
+            overlay_colour = _CAPTURE_ARROW if key == "capture" else _MOVE_ARROW
+            draw.line((box[0] + 2, box[3] - 3, box[2] - 4, box[1] + 3), fill=overlay_colour[:3], width=3)
+            if key == "capture":
+                self._cross(draw, box, s)
+        elif key == "highlight":
+            draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), outline=_HIGHLIGHT, width=3)
+        elif key == "rank0":
+            self._tint(draw, box, _LIGHT, _RANK0_TINT)
+            draw.line((box[0], box[1] + 3, box[2], box[1] + 3), fill=(40, 90, 170), width=2)
+            draw.line((box[0], box[3] - 4, box[2], box[3] - 4), fill=(40, 90, 170), width=2)
+        elif key == "bounds":
+            draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=_OUTSIDE_LIGHT)
+            draw.line((box[0] + s // 2, box[1], box[0] + s // 2, box[3]), fill=_BOUND_LINE, width=3)
+
+
+# ----------------------------------------------------------------------------- the overview
+def _spans(values: list[int], lo: int, hi: int, side: int, gap: int) -> list[tuple[int, int]]:
+    """Cover the sorted distinct ``values`` with intervals of at most ``side`` squares: groups
+    separated by more than ``gap`` empty squares, a group too wide for one interval cut into equal
+    parts, each padded by up to two squares where there is room; clipped to [lo, hi]."""
+    margin = min(DEFAULT_MARGIN, max(0, (side - 1) // 4))
+    usable = side - 2 * margin
+    groups: list[list[int]] = []
+    for v in values:
+        if groups and v - groups[-1][1] <= gap:
+            groups[-1][1] = v
+        else:
+            groups.append([v, v])
+    raw: list[tuple[int, int]] = []
+    for a, b in groups:
+        parts = math.ceil((b - a + 1) / usable)
+        for k in range(parts):
+            start = a + (b - a + 1) * k // parts
+            end = a + (b - a + 1) * (k + 1) // parts - 1
+            raw.append((start, end))
+    spans: list[tuple[int, int]] = []
+    for i, (a, b) in enumerate(raw):
+        start = max(lo, a - margin)
+        if spans:
+            start = max(start, spans[-1][1] + 1)
+        end = min(hi, b + margin)
+        if i + 1 < len(raw):
+            following = raw[i + 1][0]
+            # leave the next interval its own margin when the two are apart
+            end = min(end, following - 1 - (margin if following - b > 2 * margin else 0))
+        spans.append((start, max(end, b)))
+    # a lone piece gets a view of at least 9 squares (like a board's default), where there is room
+    least = min(side, 9)
+    for i, (start, end) in enumerate(spans):
+        grow = least - (end - start + 1)
+        if grow <= 0:
+            continue
+        floor = spans[i - 1][1] + 1 if i else lo
+        ceiling = spans[i + 1][0] - 1 if i + 1 < len(spans) else hi
+        start = max(floor, start - grow // 2)
+        end = min(ceiling, start + least - 1)
+        start = max(floor, min(start, end - least + 1))
+        spans[i] = (start, end)
+    return spans
+
+
+class _OverviewPainter:
+    def __init__(self, ruleset: Ruleset, state: GameState, region: Region, bounds, colours: _PlayerColours) -> None:
+        self.ruleset, self.state, self.region, self.bounds, self.colours = ruleset, state, region, bounds, colours
+
+    def paint(self) -> tuple[Image.Image, BoardLayout]:
+        x0, y0, x1, y1 = self.region
+        pieces = [p for p in self.state.board if x0 <= p.square[0] <= x1 and y0 <= p.square[1] <= y1]
+        xs = sorted({p.square[0] for p in pieces})
+        ys = sorted({p.square[1] for p in pieces})
+        side = VIEWPORT_SIDE
+        while True:
+            gap = max(6, side // 6)
+            columns = _spans(xs, x0, x1, side, gap) if xs else [(x0, min(x1, x0 + side - 1))]
+            rows = _spans(ys, y0, y1, side, gap) if ys else [(y0, min(y1, y0 + side - 1))]
+            if len(columns) <= _MAX_GRID and len(rows) <= _MAX_GRID:
+                break
+            side *= 2   # too scattered for legible viewports: wider ones (overviews themselves)
+        column_starts = [a for a, _ in columns]
+        row_starts = [a for a, _ in rows]
+        n_cols, n_rows = len(columns), len(rows)
+
+        # sizes: labels around a grid of square cells, the players' legend on the right
+        title_height = 44
+        label_size = 13
+        small = font(11)
+        col_names = [viewport_name(i, 0)[:-1] for i in range(n_cols)]
+        row_names = [str(i + 1) for i in range(n_rows)]
+        range_width = max(_text_size(small, f"{a}..{b}")[0] for a, b in columns + rows)
+        row_label_w = max(_text_size(bold_font(label_size), t)[0] for t in row_names) + 12
+        top_label_h = 22
+        bottom_label_h = range_width + 14
+        right_w = range_width + 16
+        legend_w = 250
+        avail_w = MAX_SIDE - row_label_w - right_w - legend_w - 20
+        avail_h = MAX_SIDE - title_height - top_label_h - bottom_label_h - 10
+        widest = max(b - a + 1 for a, b in columns + rows)
+        cell = max(8, min(avail_w // n_cols, avail_h // n_rows, widest * MAX_SCALE, 400))
+        board_w, board_h = cell * n_cols, cell * n_rows
+        left = row_label_w
+        top = title_height + top_label_h
+        players = sorted({p.owner for p in pieces if p.owner is not None})
+        legend_rows = min(len(players), 80) + 3
+        title_width = _text_size(font(13), "Too far apart for one board: ask for a viewport, named by its column "
+                                           "letter and row number (such as AA100), to see its squares.")[0]
+        width = min(MAX_SIDE, max(left + board_w + right_w + legend_w, left + title_width + 12))
+        height = min(MAX_SIDE, max(top + board_h + bottom_label_h, title_height + legend_rows * 22 + 40))
+        image = Image.new("RGB", (width, height), _BACKGROUND)
+        draw = ImageDraw.Draw(image)
+        draw.rectangle((left, top, left + board_w - 1, top + board_h - 1), fill=(226, 220, 208))
+
+        def cell_origin(c: int, r: int) -> tuple[int, int]:
+            return left + c * cell, top + (n_rows - 1 - r) * cell
+
+        # pieces: a dot per square in its owner's colour, at each cell's own scale; where several
+        # squares share a dot, the owner of most of them
+        occupied: Counter = Counter()
+        dots: dict[tuple[int, int, int, int], list] = {}
+        column_scale = [cell / (b - a + 1) for a, b in columns]
+        row_scale = [cell / (b - a + 1) for a, b in rows]
+        detailed: dict[tuple[int, int], list[Piece]] = defaultdict(list)   # cells big enough for sprites
+        for piece in pieces:
+            x, y = piece.square
+            c = _span_index(columns, x, column_starts)
+            r = _span_index(rows, y, row_starts)
+            if c is None or r is None:
+                continue
+            occupied[(c, r)] += 1
+            if min(column_scale[c], row_scale[r]) >= _DETAILED_CELL_SCALE:
+                detailed[(c, r)].append(piece)
+                continue
+            px = left + c * cell + int((x - columns[c][0]) * column_scale[c])
+            py = top + (n_rows - 1 - r) * cell + int((rows[r][1] - y) * row_scale[r])
+            dots.setdefault((px, py, c, r), []).append(piece.owner)
+        for (c, r) in occupied:
+            cx, cy = cell_origin(c, r)
+            draw.rectangle((cx, cy, cx + cell - 1, cy + cell - 1), fill=(250, 247, 240))
+        for (c, r), here in detailed.items():
+            self._detailed_cell(draw, cell_origin(c, r), columns[c], rows[r], column_scale[c], row_scale[r], here)
+        pixels = image.load()
+        for (px, py, c, r), owners in dots.items():
+            owner = owners[0] if len(owners) == 1 else max(sorted(set(owners), key=str), key=owners.count)
+            tones = self.colours.of(owner) or (NEUTRAL_RGB,)
+            w = max(2, math.ceil(column_scale[c]))
+            h = max(2, math.ceil(row_scale[r]))
+            for dx in range(min(w, width - px)):
+                tone = tones[0] if len(tones) == 1 or dx < w // 2 else tones[1]
+                for dy in range(min(h, height - py)):
+                    pixels[px + dx, py + dy] = tone
+
+        # the grid: thin lines between adjacent viewports, a double "break" line across a gap
+        for i in range(1, n_cols):
+            px = left + i * cell
+            squeezed = columns[i][0] > columns[i - 1][1] + 1
+            self._grid_line(draw, (px, top, px, top + board_h - 1), squeezed, vertical=True)
+        for i in range(1, n_rows):
+            py = top + (n_rows - i) * cell
+            squeezed = rows[i][0] > rows[i - 1][1] + 1
+            self._grid_line(draw, (left, py, left + board_w - 1, py), squeezed, vertical=False)
+        for (c, r) in occupied:
+            cx, cy = cell_origin(c, r)
+            draw.rectangle((cx, cy, cx + cell, cy + cell), outline=(60, 60, 60))
+        draw.rectangle((left - 1, top - 1, left + board_w, top + board_h), outline=_TEXT)
+
+        # King of the Hill squares
+        for square in self.state.marked:
+            c, r = _span_index(columns, square[0], column_starts), _span_index(rows, square[1], row_starts)
+            if c is not None and r is not None:
+                cx, cy = cell_origin(c, r)
+                px = cx + int((square[0] - columns[c][0]) * column_scale[c])
+                py = cy + int((rows[r][1] - square[1]) * row_scale[r])
+                _centred_text(draw, "\u2605", max(10, cell // 3), (px, py), (230, 160, 0), bold=False)
+
+        # column letters above, rows numbered upward on the left; each span's coordinates beside
+        labels: list[Label] = []
+        every_column = max(1, math.ceil((_text_size(bold_font(label_size), "WW")[0] + 4) / cell))
+        every_row = max(1, math.ceil(16 / cell))
+        for i, name in enumerate(col_names):
+            cx = left + i * cell + cell // 2
+            if i % every_column == 0:
+                box = _centred_text(draw, name, label_size, (cx, top - top_label_h // 2), _TEXT)
+                labels.append(Label(name, "column", i, "top", box))
+            if cell >= 12:
+                a, b = columns[i]
+                rotated = _text_mask(f"{a}..{b}", 11, False).rotate(90, expand=True)
+                draw.bitmap((cx - rotated.width // 2, top + board_h + 6), rotated, fill=_MUTED)
+        for j, name in enumerate(row_names):
+            cy = top + (n_rows - 1 - j) * cell + cell // 2
+            if j % every_row == 0:
+                box = _centred_text(draw, name, label_size, (left - 6, cy), _TEXT, align="right")
+                labels.append(Label(name, "row", j, "left", box))
+            if cell >= 12:
+                a, b = rows[j]
+                box = _centred_text(draw, f"{a}..{b}", 11, (left + board_w + 6, cy), _MUTED, bold=False, align="left")
+
+        # the labelled viewports: every occupied cell, its name written in it, or on a tag beside
+        # it when the cell is small (tags that would cover another are left out: the axes still
+        # name every cell)
+        viewports: dict[str, Region] = {}
+        taken: dict[tuple[int, int], list[Box]] = defaultdict(list)   # tags by the cells they cover
+
+        def cells_under(box: Box) -> list[tuple[int, int]]:
+            c0, c1 = (box[0] - left) // cell, (box[2] - left) // cell
+            r1, r0 = n_rows - 1 - (box[1] - top) // cell, n_rows - 1 - (box[3] - top) // cell
+            return [(c, r) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
+
+        for (c, r) in sorted(occupied, key=lambda cr: (-occupied[cr], cr[1], cr[0])):
+            name = f"{col_names[c]}{row_names[r]}"
+            (a, b), (lo, hi) = columns[c], rows[r]
+            viewports[name] = (a, lo, b, hi)
+            cx, cy = cell_origin(c, r)
+            mask = _text_mask(name, 12 if cell >= 36 else 11, True)
+            tw, th = mask.width + 6, mask.height + 6
+            if cell >= 36:
+                candidates = [(cx + 1, cy + 1)]
+            else:
+                mid_y = cy + cell // 2 - th // 2
+                mid_x = cx + cell // 2 - tw // 2
+                candidates = [(cx + cell + 2, mid_y), (cx - tw - 2, mid_y), (mid_x, cy - th - 2), (mid_x, cy + cell + 2)]
+            for tx, ty in candidates:
+                tag = (tx, ty, tx + tw - 1, ty + th - 1)
+                inside = left <= tag[0] and tag[2] < left + board_w and top <= tag[1] and tag[3] < top + board_h
+                if not inside:
+                    continue
+                under = cells_under(tag)
+                if any(_overlap(tag, t) for cr in under for t in taken[cr]):
+                    continue
+                if cell < 36 and any(cr in occupied for cr in under):
+                    continue
+                for cr in under:
+                    taken[cr].append(tag)
+                draw.rectangle(tag, fill=(255, 255, 255), outline=(120, 120, 120))
+                draw.bitmap((tag[0] + 3, tag[1] + 3), mask, fill=(30, 30, 30))
+                break
+        viewports = dict(sorted(viewports.items(), key=lambda item: (item[1][1], item[1][0])))
+
+        example = next(iter(viewports), "A1")
+        titles = (f"{self.ruleset.title or self.ruleset.name} · update {self.state.update} · overview of "
+                  f"x {x0}..{x1}, y {y0}..{y1} · {len(pieces):,} pieces",
+                  f"Too far apart for one board: ask for a viewport, named by its column letter and row "
+                  f"number (such as {example}), to see its squares.")
+        draw.text((left, 6), titles[0], font=bold_font(15), fill=_TEXT)
+        draw.text((left, 24), titles[1], font=font(13), fill=_MUTED)
+        self._legend(draw, players, (left + board_w + right_w + 8, title_height + 4), height)
+        layout = BoardLayout(region=self.region, scale=cell / widest, overview=True,
+                             board_box=(left, top, left + board_w, top + board_h), labels=tuple(labels),
+                             viewports=viewports, columns=tuple(columns), rows=tuple(rows), cell=cell)
+        return image, layout
+
+    def _detailed_cell(self, draw: ImageDraw.ImageDraw, origin: tuple[int, int], column: tuple[int, int],
+                       row: tuple[int, int], sx: float, sy: float, pieces: list[Piece]) -> None:
+        """A cell with room for its squares (a few pieces far apart): a small board of them."""
+        (a, b), (lo, hi) = column, row
+        cx, cy = origin
+
+        def square_box(x: int, y: int) -> Box:
+            return (cx + int((x - a) * sx), cy + int((hi - y) * sy),
+                    cx + int((x - a + 1) * sx), cy + int((hi - y + 1) * sy))
+
+        for x in range(a, b + 1):
+            for y in range(lo, hi + 1):
+                if (x + y) % 2 == 0:
+                    box = square_box(x, y)
+                    draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=_DARK)
+                else:
+                    box = square_box(x, y)
+                    draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=_LIGHT)
+        drawn: set[Square] = set()
+        for piece in pieces:
+            if piece.square in drawn:
+                continue
+            drawn.add(piece.square)
+            x0, y0, x1, y1 = square_box(*piece.square)
+            side = min(x1 - x0, y1 - y0)
+            pad = max(1, round(side * 0.06))
+            box = ((x0 + x1 - side) // 2 + pad, (y0 + y1 - side) // 2 + pad,
+                   (x0 + x1 + side) // 2 - pad, (y0 + y1 + side) // 2 - pad)
+            kind = self.ruleset.pieces.get(piece.kind)
+            if kind is not None:
+                draw_piece(draw, box, kind, self.colours.of(piece.owner), hollow=piece.disabled)
+
+    @staticmethod
+    def _grid_line(draw: ImageDraw.ImageDraw, line: Box, squeezed: bool, vertical: bool) -> None:
+        if not squeezed:
+            draw.line(line, fill=(206, 198, 184), width=1)
+            return
+        x0, y0, x1, y1 = line
+        for offset in (-1, 1):
+            if vertical:
+                draw.line((x0 + offset, y0, x1 + offset, y1), fill=(178, 168, 152), width=1)
+            else:
+                draw.line((x0, y0 + offset, x1, y1 + offset), fill=(178, 168, 152), width=1)
+
+    def _legend(self, draw: ImageDraw.ImageDraw, players: list[str], origin: tuple[int, int], height: int) -> None:
+        x, y = origin
+        draw.text((x, y), "Players", font=bold_font(14), fill=_TEXT)
+        y += 24
+        face = font(13)
+        for name in players[:80]:
+            if y + 22 > height:
+                break
+            tones = self.colours.of(name)
+            for i, tone in enumerate(tones):
+                draw.rectangle((x + i * 16 // len(tones), y, x + (i + 1) * 16 // len(tones) - 1, y + 15), fill=tone)
+            draw.rectangle((x, y, x + 15, y + 15), outline=_TEXT)
+            draw.text((x + 22, y + 8), f"{name} ({self.colours.names.get(name, '?')})", font=face, fill=_TEXT,
+                      anchor="lm")
+            y += 22
+        if len(players) > 80 and y + 22 <= height:
+            draw.text((x, y + 8), f"... and {len(players) - 80} more", font=face, fill=_MUTED, anchor="lm")

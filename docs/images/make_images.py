@@ -1,0 +1,172 @@
+"""Regenerate the reference renders in this folder (the README shows them).
+
+    .venv/bin/python docs/images/make_images.py
+
+board-small.png      a small neisg game with the last update's moves and a capture
+board-states.png     every state the board shows: capturable, disabled, check badges, implosions,
+                     an energy pawn, obstacles and voids, a possessed piece, a harpy's cargo, frozen
+                     pieces, Variety's locked pieces, King of the Hill, a two-tone player
+board-colourblind.png the small game in the colour-blind-safe palette
+board-sandbox.png    a corner of the bounded sandbox board: bounds and the squares outside
+overview.png         100,000 pieces in 100 armies over two million squares each way: the overview
+healthboard.png      a neisg health board: kings and a kingless player, two events running
+pieces-neisg.png     the neisg piece sheet: every kind with its movement diagram
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+
+from bot.engine.model import Player  # noqa: E402
+from bot.engine.ruleset import load_preset  # noqa: E402
+from bot.engine.state import ActiveEvent, GameState, LastMove  # noqa: E402
+from bot.render.board import render_board  # noqa: E402
+
+
+def small_game():
+    ruleset = load_preset("neisg")
+    players = [Player("Holo", "Purple"), Player("Aidan", "Crimson/Yellow"), Player("Mira", "Teal"),
+               Player("Sol", "Orange"), Player("Bea", "Sky")]
+    P = lambda owner, kind, x, y, **kw: dict(owner=owner, kind=kind, square=(x, y), **kw)  # noqa: E731
+    pieces = [
+        P("Holo", "K", 2, 3), P("Holo", "Q", 4, 5), P("Holo", "N", 5, 2, check="fresh"), P("Holo", "P", 3, -2),
+        P("Holo", "P", 4, -1), P("Holo", "R", 0, 6),
+        P("Aidan", "K", 10, 8), P("Aidan", "B", 8, 6), P("Aidan", "Ab", 11, 5), P("Aidan", "P", 9, -3),
+        P("Aidan", "L", 7, 9, check="capturable"),
+        P("Mira", "K", -5, 9), P("Mira", "R", -3, 7), P("Mira", "U", -4, 4), P("Mira", "G", -6, 8),
+        P("Sol", "K", 12, -2), P("Sol", "Dr", 9, 0), P("Sol", "N", 13, 1, disabled=True),
+        P("Bea", "K", -6, -3), P("Bea", "C", -2, 0), P("Bea", "P", -4, -4), P("Bea", "Hp", -1, -5, carrying="N"),
+    ]
+    state = GameState.build(ruleset, pieces, players, update=14)
+    moves = [((2, 5), (4, 5), False), ((7, 8), (8, 6), True), ((-3, 2), (-3, 7), False), (None, (13, 1), False)]
+    return ruleset, state, moves
+
+
+def states_game():
+    ruleset = load_preset("neisg")
+    players = [Player("Holo", "Purple"), Player("Aidan", "Crimson/Yellow"), Player("Mira", "Teal"),
+               Player("Sol", "Orange")]
+    P = lambda owner, kind, x, y, **kw: dict(owner=owner, kind=kind, square=(x, y), **kw)  # noqa: E731
+    pieces = [
+        P("Holo", "K", 0, 0), P("Holo", "Q", 2, 1, check="capturable"), P("Holo", "P", 1, 6, energy=True),
+        P("Holo", "R", 3, 3, check="fresh"), P("Holo", "B", 4, 3, check="spent"), P("Holo", "N", 5, 1, disabled=True),
+        P("Holo", "Ab", -2, 2, spirit=True), P("Holo", "Hp", -3, 4, carrying="R"),
+        P("Aidan", "K", 7, 6), P("Aidan", "Z", 6, 3), P("Aidan", "W", 8, 2), P("Aidan", "An", 8, 4),
+        P("Aidan", "Sp", 9, 5, disabled=True),
+        P("Mira", "K", -3, -2), P("Mira", "Dr", -1, -1), P("Mira", "Tt", 4, -2), P("Mira", "S", 6, -2),
+        P("Mira", "D", 7, -1), P("Mira", "E", 5, -3),
+        P("Sol", "K", 9, -3), P("Sol", "H", 1, -3), P("Sol", "Ht", 2, -4), P("Sol", "Pl", 3, 5),
+        P("Sol", "C", 6, 0), P("Sol", "U", 8, -4),
+        P(None, "O", -1, 3), P(None, "O", -2, 5), P(None, "V", 0, 5), P(None, "V", 10, 1),
+        P("Holo", "N", 4, 0), P("Sol", "B", 4, 0),  # a collision: two pieces on one square
+    ]
+    state = GameState.build(ruleset, pieces, players, update=23,
+                            implosions=frozenset({(4, 0), (-2, -3)}),
+                            events=(ActiveEvent("Variety", 20), ActiveEvent("King of the Hill", 16)),
+                            moved_last_update=(LastMove((9, 3), (9, 5)), LastMove((2, 5), (2, 1))),
+                            marked=((10, -2),))
+    moves = [((9, 3), (9, 5), False), ((2, 5), (2, 1), False), ((-1, 1), (-1, -1), True)]
+    return ruleset, state, moves
+
+
+def sandbox_corner():
+    ruleset = load_preset("sandbox")
+    players = [Player("Ash", "Forest"), Player("Brook", "Rose"), Player("Cole", "Gold")]
+    rng = random.Random(3)
+    letters = ["P", "P", "P", "N", "B", "R", "G", "L", "E", "U", "Q"]
+    pieces, seen = [], set()
+    for owner, (cx, cy) in zip(("Ash", "Brook", "Cole"), ((-92, 6), (-85, 12), (-94, 15))):
+        pieces.append(dict(owner=owner, kind="K", square=(cx, cy)))
+        seen.add((cx, cy))
+        for _ in range(9):
+            square = (cx + rng.randint(-4, 4), cy + rng.randint(-4, 4))
+            if square in seen or not (-99 <= square[0] <= 99 and 1 <= square[1] <= 99):
+                continue
+            seen.add(square)
+            pieces.append(dict(owner=owner, kind=rng.choice(letters), square=square))
+    return ruleset, GameState.build(ruleset, pieces, players, update=31)
+
+
+def armies(count: int = 100_000, armies: int = 100, spread: int = 1_000_000, seed: int = 1):
+    """``count`` pieces in ``armies`` clusters of about 60 x 60 squares spread over
+    [-spread, spread] each way (tests/render/test_board.py uses the same shape)."""
+    ruleset = load_preset("neisg")
+    rng = random.Random(seed)
+    from bot.render.palette import colour_names
+    names = colour_names()
+    players = [Player(f"P{i:03d}", names[i % len(names)]) for i in range(armies)]
+    letters = ["P", "P", "P", "P", "N", "B", "R", "Q", "G", "L"]
+    per_army = count // armies
+    pieces, seen = [], set()
+    for player in players:
+        cx, cy = rng.randint(-spread + 100, spread - 100), rng.randint(-spread + 100, spread - 100)
+        placed = 0
+        while placed < per_army:
+            square = (cx + rng.randint(-30, 30), cy + rng.randint(-30, 30))
+            if square in seen:
+                continue
+            seen.add(square)
+            pieces.append(dict(owner=player.name, kind="K" if placed == 0 else rng.choice(letters), square=square))
+            placed += 1
+    return ruleset, GameState.build(ruleset, pieces, players, update=120)
+
+
+def main() -> None:
+    ruleset, state, moves = small_game()
+    (HERE / "board-small.png").write_bytes(render_board(ruleset, state, last_moves=moves).png)
+    (HERE / "board-colourblind.png").write_bytes(
+        render_board(ruleset, state, last_moves=moves, palette="colourblind").png)
+    ruleset, state, moves = states_game()
+    (HERE / "board-states.png").write_bytes(render_board(ruleset, state, last_moves=moves).png)
+    ruleset, state = sandbox_corner()
+    (HERE / "board-sandbox.png").write_bytes(render_board(ruleset, state).png)
+    ruleset, state = armies()
+    (HERE / "overview.png").write_bytes(render_board(ruleset, state).png)
+
+
+# ----------------------------------------------------------------------------- health board, piece sheet
+def health_board_game():
+    """A neisg health board mid-game: players with and without a king, two events running."""
+    from fractions import Fraction
+
+    ruleset = load_preset("neisg")
+    players = [
+        Player("Holo", "Purple", Fraction(19), Fraction(12)),
+        Player("Aidan", "Crimson/Yellow", Fraction(12), Fraction(9), king_lost_at=22),
+        Player("Mira", "Teal", Fraction(31), Fraction(40)),
+        Player("Zed", "Yellow", Fraction(23, 2), Fraction(3)),
+        Player("Quill", "Navy", Fraction(7), Fraction(0)),
+        Player("Bea", "Orange", Fraction(26), Fraction(18)),
+    ]
+    pieces = [
+        ("Holo", "K", (0, 0)), ("Holo", "Q", (1, 0)), ("Holo", "R", (2, 0)), ("Holo", "N", (3, 1)),
+        ("Aidan", "Dr", (5, 5)), ("Aidan", "N", (6, 7)),
+        ("Mira", "K", (-5, 5)), ("Mira", "An", (-5, 6)), ("Mira", "B", (-6, 6)),
+        ("Zed", "K", (8, 8)), ("Zed", "S", (7, 7)),
+        ("Quill", "K", (-9, -9)), ("Quill", "P", (-8, -8)), ("Quill", "P", (-7, -8)),
+        ("Bea", "K", (12, -3)), ("Bea", "C", (12, -2)), ("Bea", "L", (11, -2)), ("Bea", "G", (13, -2)),
+    ]
+    state = GameState.build(ruleset, [dict(owner=o, kind=k, square=sq) for o, k, sq in pieces], players,
+                            update=24, events=(ActiveEvent("Harvest", 16), ActiveEvent("King of the Hill", 23)),
+                            marked=((3, 4),))
+    return ruleset, state
+
+
+def make_health_board_and_piece_sheet() -> None:
+    """healthboard.png (the neisg health board) and pieces-neisg.png (the neisg piece sheet)."""
+    from bot.render.diagrams import render_piece_sheet
+    from bot.render.healthboard import render_health_board
+
+    ruleset, state = health_board_game()
+    (HERE / "healthboard.png").write_bytes(render_health_board(ruleset, state).png)
+    (HERE / "pieces-neisg.png").write_bytes(render_piece_sheet(load_preset("neisg")).png)
+
+
+if __name__ == "__main__":
+    main()
+    make_health_board_and_piece_sheet()

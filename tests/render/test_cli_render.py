@@ -1,0 +1,121 @@
+"""``python -m bot render`` exactly as INTERFACES.md says: each form, its files and its exit codes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.__main__ import main
+from bot.engine.runner import run_scenario
+from bot.engine.scenario import load_scenario
+from bot.engine.standings import health_board_lines
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO = ROOT / "tests" / "scenarios" / "neisg" / "king-captured.toml"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONIOENCODING="utf-8")
+    return subprocess.run([sys.executable, "-m", "bot", "render", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, encoding="utf-8", timeout=300)
+
+
+def _png(path: Path) -> Image.Image:
+    assert path.exists(), path
+    image = Image.open(path)
+    assert image.format == "PNG" and max(image.size) <= 4096
+    return image
+
+
+@pytest.mark.parametrize("extra", [
+    (),
+    ("--after",),
+    ("--region=-5,-5,5,5",),
+    ("--center=0,0", "--radius=3"),
+])
+def test_board_forms(tmp_path, extra):
+    out = tmp_path / "board.png"
+    result = _run(str(SCENARIO), *extra, "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    _png(out)
+
+
+def test_health_prints_the_lines(tmp_path):
+    out = tmp_path / "health.png"
+    result = _run(str(SCENARIO), "--health", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    scenario = load_scenario(SCENARIO)
+    assert result.stdout.splitlines() == health_board_lines(scenario.ruleset, scenario.state)
+    _png(out)
+
+
+def test_health_after_the_update(tmp_path):
+    out = tmp_path / "sub" / "health.png"          # missing folders are created
+    result = _run(str(SCENARIO), "--after", "--health", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    scenario = load_scenario(SCENARIO)
+    after = run_scenario(scenario).state
+    assert result.stdout.splitlines() == health_board_lines(scenario.ruleset, after)
+    assert result.stdout.splitlines() != health_board_lines(scenario.ruleset, scenario.state)
+    _png(out)
+
+
+@pytest.mark.parametrize("ruleset", ["neisg", str(ROOT / "assets" / "rulesets" / "megachess.toml")])
+def test_piece_sheet(tmp_path, ruleset):
+    out = tmp_path / "pieces.png"
+    result = _run("--pieces", ruleset, "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    _png(out)
+
+
+def test_missing_file_exits_2(tmp_path):
+    out = tmp_path / "x.png"
+    result = _run(str(tmp_path / "nope.toml"), "--out", str(out))
+    assert result.returncode == 2
+    assert "nope.toml" in result.stderr and "cannot be read" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--region=1,2,3"], "X0,Y0,X1,Y1"),
+    (["--region=a,b,c,d"], "integer"),
+    (["--region=0,0,2000000,1"], "1,000,000"),
+    (["--center=0,0"], "--radius"),
+    (["--radius=3"], "--center"),
+    (["--center=0", "--radius=3"], "X,Y"),
+    (["--center=0,0", "--radius=-1"], "0 or more"),
+    (["--region=0,0,1,1", "--center=0,0", "--radius=2"], "either"),
+    (["--health", "--region=0,0,4,4"], "--health"),
+])
+def test_bad_board_options_exit_2(tmp_path, capsys, argv, words):
+    out = tmp_path / "x.png"
+    assert main(["render", str(SCENARIO), *argv, "--out", str(out)]) == 2
+    assert words in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_malformed_scenario_exits_2(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('ruleset = "neisg"\n[[pieces]]\nowner = "Nobody"\nkind = "N"\nat = [0, 0]\n', encoding="utf-8")
+    assert main(["render", str(bad), "--out", str(tmp_path / "x.png")]) == 2
+    assert "bad.toml" in capsys.readouterr().err
+    broken = tmp_path / "broken.toml"
+    broken.write_text("ruleset = \n", encoding="utf-8")
+    assert main(["render", str(broken), "--out", str(tmp_path / "x.png")]) == 2
+    assert "not valid TOML" in capsys.readouterr().err
+
+
+def test_bad_piece_sheet_requests_exit_2(tmp_path, capsys):
+    assert main(["render", "--pieces", "chess960", "--out", str(tmp_path / "x.png")]) == 2
+    assert "presets" in capsys.readouterr().err
+    assert main(["render", str(SCENARIO), "--pieces", "neisg", "--out", str(tmp_path / "x.png")]) == 2
+    assert main(["render", "--out", str(tmp_path / "x.png")]) == 2
+    with pytest.raises(SystemExit) as exit_info:      # argparse: --out is required
+        main(["render", str(SCENARIO)])
+    assert exit_info.value.code == 2

@@ -1,0 +1,195 @@
+"""The health board image: the RULES.md lines exactly, ranked, with the kingless line and the events."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.engine.model import Player
+from bot.engine.ruleset import load_preset
+from bot.engine.scenario import load_scenario
+from bot.engine.standings import health_board_lines, standings
+from bot.engine.state import ActiveEvent, GameState
+from bot.render.healthboard import (HEART_RGB, SPARKLE_HEART_RGB, event_rows, render_health_board)
+from bot.render.palette import player_rgb
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "neisg"
+
+
+def _image(rendered) -> Image.Image:
+    image = Image.open(BytesIO(rendered.png)).convert("RGB")
+    assert image.size == (rendered.width, rendered.height)
+    return image
+
+
+def _centre(box) -> tuple[int, int]:
+    return ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2)
+
+
+@pytest.fixture(scope="module")
+def neisg():
+    return load_preset("neisg")
+
+
+def _game(ruleset, update=20, events=(), marked=()):
+    players = [
+        Player("Holo", "Purple", Fraction(19), Fraction(12)),
+        Player("Aidan", "Crimson/Yellow", Fraction(12), Fraction(3), king_lost_at=17),
+        Player("Zed", "Yellow", Fraction(23, 2), Fraction(0)),
+        Player("Mira", "Teal", Fraction(31), Fraction(40)),
+        Player("Bea", "Orange", Fraction(5), Fraction(0)),
+    ]
+    pieces = [
+        dict(kind="K", owner="Holo", square=(0, 0)), dict(kind="Q", owner="Holo", square=(1, 0)),
+        dict(kind="R", owner="Holo", square=(2, 0)),
+        dict(kind="Dr", owner="Aidan", square=(5, 5)),
+        dict(kind="S", owner="Zed", square=(7, 7)), dict(kind="K", owner="Zed", square=(8, 8)),
+        dict(kind="K", owner="Mira", square=(-5, 5)), dict(kind="An", owner="Mira", square=(-5, 6)),
+        dict(kind="K", owner="Bea", square=(-9, -9)), dict(kind="B", owner="Bea", square=(-8, -9)),
+    ]
+    return GameState.build(ruleset, pieces, players, update=update, events=tuple(events), marked=tuple(marked))
+
+
+def test_rows_are_the_health_board_lines_exactly(neisg):
+    state = _game(neisg)
+    rendered = render_health_board(neisg, state)
+    assert rendered.layout.lines == health_board_lines(neisg, state)
+    assert [row.text for row in rendered.layout.rows] == health_board_lines(neisg, state)
+    _image(rendered)
+
+
+def test_rows_are_ranked_top_to_bottom(neisg):
+    state = _game(neisg)
+    rows = render_health_board(neisg, state).layout.rows
+    table = standings(neisg, state)
+    assert [row.name for row in rows] == [s.name for s in table]
+    assert [row.rank for row in rows] == list(range(1, len(rows) + 1))
+    tops = [row.box[1] for row in rows]
+    assert tops == sorted(tops) and len(set(tops)) == len(tops)
+    # Mira and Holo both score 20: Mira captured more, so she is first
+    assert [r.name for r in rows[:2]] == ["Mira", "Holo"]
+    assert rows[0].text == "1. Mira (Teal): 20 --- Health: 31 💖"
+
+
+def test_kingless_line_and_hearts(neisg):
+    state = _game(neisg)
+    rendered = render_health_board(neisg, state)
+    image = _image(rendered)
+    aidan = rendered.layout.row("Aidan")
+    assert aidan.text == "3. Aidan (Crimson/Yellow): 17 --- Health: 12 ❤️ +0 Regen, No King"
+    assert not aidan.has_king and aidan.symbol == "❤️" and aidan.regen == "+0 (no king)"
+    holo = rendered.layout.row("Holo")
+    assert holo.symbol == "💖" and holo.has_king
+    # the hearts are drawn, not typed: a red heart for no king, a pink one with a king
+    assert image.getpixel(_centre(aidan.symbol_box)) == HEART_RGB
+    assert image.getpixel(_centre(holo.symbol_box)) == SPARKLE_HEART_RGB
+    # half-points print as 5.5
+    assert rendered.layout.row("Zed").text == "4. Zed (Yellow): 5.5 --- Health: 11.5 💖"
+
+
+def test_swatches_bars_captured_and_regeneration(neisg):
+    state = _game(neisg, events=[ActiveEvent("Harvest", 9)])
+    rendered = render_health_board(neisg, state)
+    image = _image(rendered)
+    for row in rendered.layout.rows:
+        tones = player_rgb(row.colour)
+        x0, y0, x1, y1 = row.swatch_box
+        cy = (y0 + y1) // 2
+        if len(tones) == 1:
+            assert image.getpixel(((x0 + x1) // 2, cy)) == tones[0]
+        else:
+            assert image.getpixel((x0 + (x1 - x0) // 4, cy)) == tones[0]
+            assert image.getpixel((x1 - (x1 - x0) // 4, cy)) == tones[1]
+    mira, bea = rendered.layout.row("Mira"), rendered.layout.row("Bea")
+    assert mira.bar_fraction == 1.0 and 0 < bea.bar_fraction < 0.2
+    assert mira.captured == "40" and mira.balance == "31"
+    assert mira.regen == "+2 (Harvest)"                     # Harvest is in force for update 20
+    famine = render_health_board(neisg, _game(neisg, events=[ActiveEvent("Famine", 16)])).layout
+    assert famine.row("Mira").regen == "+0 (Famine)"
+    assert render_health_board(neisg, _game(neisg)).layout.row("Mira").regen == "+1"
+
+
+def test_events_with_updates_left(neisg):
+    # drawn at step 8 of N, in force for N+1 .. N+14, ending at step 8 of N+14; update 20 is next
+    events = [ActiveEvent("Harvest", 9), ActiveEvent("King of the Hill", 16), ActiveEvent("Bounty", 19)]
+    state = _game(neisg, events=events, marked=[(3, 4)])
+    layout = render_health_board(neisg, state).layout
+    by_name = {e.name: e for e in layout.events}
+    assert (by_name["Harvest"].updates_left, by_name["Harvest"].ends_in) == (4, 23)
+    assert (by_name["King of the Hill"].updates_left, by_name["King of the Hill"].ends_in) == (11, 30)
+    assert (by_name["Bounty"].updates_left, by_name["Bounty"].ends_in) == (14, 33)
+    assert by_name["Harvest"].text == "Harvest: 4 updates left (ends in update 23)"
+    tops = [e.box[1] for e in layout.events]
+    assert tops == sorted(tops)
+    assert all(e.box[1] >= layout.rows[-1].box[3] for e in layout.events)
+
+
+def test_event_in_its_last_update(neisg):
+    # tests/scenarios/neisg/s3-d24-event-ends.toml: started at 2, update 16 is its last
+    scenario = load_scenario(SCENARIOS / "s3-d24-event-ends.toml")
+    rows = event_rows(scenario.ruleset, scenario.state)
+    assert rows == [("Knights in Shining Armor", 2, 1, 16)]
+    layout = render_health_board(scenario.ruleset, scenario.state).layout
+    assert layout.events[0].text == "Knights in Shining Armor: 1 update left (ends in update 16)"
+    assert layout.lines == health_board_lines(scenario.ruleset, scenario.state)
+
+
+def test_no_events_no_players(neisg):
+    state = GameState.build(neisg, [], [], update=1)
+    rendered = render_health_board(neisg, state)
+    assert rendered.layout.rows == () and rendered.layout.events == ()
+    _image(rendered)
+
+
+def test_energy_board(neisg):
+    sandbox = load_preset("sandbox")
+    players = [Player("Red", "Red", Fraction(7)), Player("Blue", "Blue", Fraction(3))]
+    pieces = [dict(kind="K", owner="Red", square=(0, 1)), dict(kind="N", owner="Blue", square=(3, 3))]
+    state = GameState.build(sandbox, pieces, players, update=3)
+    rendered = render_health_board(sandbox, state)
+    assert rendered.layout.title == "Energy board"
+    assert rendered.layout.lines == health_board_lines(sandbox, state)
+    assert rendered.layout.rows[0].symbol == "⚡"
+    assert rendered.layout.row("Blue").text.endswith("No King")
+
+
+def test_many_players_fit_the_size_limit(neisg):
+    names = [f"Player{i:03d}" for i in range(150)]
+    players = [Player(n, "Red", Fraction(i % 40)) for i, n in enumerate(names)]
+    pieces = [dict(kind="K", owner=n, square=(i * 3, 0)) for i, n in enumerate(names)]
+    state = GameState.build(neisg, pieces, players, update=5)
+    rendered = render_health_board(neisg, state)
+    assert rendered.width <= 4096 and rendered.height <= 4096
+    assert rendered.layout.lines == health_board_lines(neisg, state)
+    boxes = [row.box for row in rendered.layout.rows]
+    assert all(0 <= b[0] < b[2] <= rendered.width and 0 <= b[1] < b[3] <= rendered.height for b in boxes)
+    _image(rendered)
+
+
+def test_colourblind_palette(neisg):
+    state = _game(neisg)
+    rendered = render_health_board(neisg, state, palette="colourblind")
+    image = _image(rendered)
+    holo = rendered.layout.row("Holo")
+    assert image.getpixel(_centre(holo.swatch_box)) == player_rgb("Purple", "colourblind")[0]
+
+
+def test_swatch_matches_the_board_even_for_an_unknown_colour(neisg):
+    from bot.render.board import render_board
+
+    players = [Player("Red", "Red", Fraction(10)), Player("Odd", "Heliotrope", Fraction(10))]
+    pieces = [dict(kind="R", owner="Red", square=(0, 1)), dict(kind="Q", owner="Odd", square=(3, 3))]
+    state = GameState.build(neisg, pieces, players, update=2)
+    health = render_health_board(neisg, state)
+    board = render_board(neisg, state)
+    health_image, board_image = _image(health), Image.open(BytesIO(board.png)).convert("RGB")
+    for name, square in (("Red", (0, 1)), ("Odd", (3, 3))):
+        swatch = health_image.getpixel(_centre(health.layout.row(name).swatch_box))
+        piece = board_image.crop(board.layout.box(square))
+        counts = Counter(piece.get_flattened_data())
+        assert counts[swatch] >= 20, (name, swatch, counts.most_common(4))   # the piece is filled with it

@@ -1,0 +1,85 @@
+"""Timelapse GIFs: one frame per state, one region for all, the update on each, within the limits."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from io import BytesIO
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.engine.model import Player
+from bot.engine.ruleset import load_preset
+from bot.engine.state import GameState
+from bot.render import timelapse
+from bot.render.timelapse import BANNER_HEIGHT, frame_label, render_timelapse, timelapse_region
+
+
+@pytest.fixture(scope="module")
+def neisg():
+    return load_preset("neisg")
+
+
+def _states(ruleset, count: int, spread: int = 1):
+    """A knight walking away from two kings, one state per update."""
+    players = [Player("Red", "Red", Fraction(10)), Player("Blue", "Blue", Fraction(10))]
+    states = []
+    for update in range(1, count + 1):
+        pieces = [dict(kind="K", owner="Red", square=(0, 0)), dict(kind="K", owner="Blue", square=(6, 6)),
+                  dict(kind="N", owner="Red", square=(spread * (update - 1), 2 * (update - 1) % 5 + 1))]
+        states.append(GameState.build(ruleset, pieces, [Player(p.name, p.colour, p.balance) for p in players],
+                                      update=update))
+    return states
+
+
+def _frames(data: bytes) -> list[Image.Image]:
+    gif = Image.open(BytesIO(data))
+    assert gif.format == "GIF"
+    frames = []
+    for index in range(gif.n_frames):
+        gif.seek(index)
+        frames.append(gif.convert("RGB"))
+    return frames
+
+
+def test_one_frame_per_state_with_its_update(neisg):
+    states = _states(neisg, 6)
+    data = render_timelapse(neisg, states)
+    frames = _frames(data)
+    assert len(frames) == len(states)
+    assert len({frame.size for frame in frames}) == 1
+    assert [frame_label(s) for s in states] == ["before update 1"] + [f"after update {n}" for n in range(1, 6)]
+    # the banners differ from frame to frame (the update's number), even where the board does not
+    banners = [f.crop((0, 0, f.width, BANNER_HEIGHT)) for f in frames]
+    assert all(ImageChops.difference(a, b).getbbox() for a, b in zip(banners, banners[1:]))
+
+
+def test_common_region_is_the_union_of_occupied_areas(neisg):
+    states = _states(neisg, 5, spread=3)       # the knight walks to x = 12
+    assert timelapse_region(states) == (-2, -2, 14, 8)
+    assert timelapse_region(states, margin=0) == (0, -1, 12, 7)     # at least 9 x 9
+    assert timelapse_region([GameState.build(neisg, [], [])]) is None
+
+
+def test_identical_states_keep_their_frames(neisg):
+    state = _states(neisg, 1)[0]
+    assert len(_frames(render_timelapse(neisg, [state, state, state]))) == 3
+
+
+def test_size_limits_hold(neisg, monkeypatch):
+    states = _states(neisg, 8, spread=4)
+    data = render_timelapse(neisg, states)
+    frames = _frames(data)
+    assert len(data) <= 8 * 1024 * 1024
+    assert len(frames) == 8 and max(frames[0].size) <= 4096
+    # a tight byte budget scales the frames down instead of dropping any
+    monkeypatch.setattr(timelapse, "MAX_BYTES", len(data) // 3)
+    small = render_timelapse(neisg, states)
+    assert len(small) <= len(data) // 3
+    small_frames = _frames(small)
+    assert len(small_frames) == 8 and small_frames[0].height < frames[0].height
+
+
+def test_no_states_is_an_error(neisg):
+    with pytest.raises(ValueError):
+        render_timelapse(neisg, [])
