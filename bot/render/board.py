@@ -260,8 +260,14 @@ def _choose_region(state: GameState, bounds, region, center, radius) -> Region:
     if box is not None:
         xs += [box[0][0], box[1][0]]
         ys += [box[0][1], box[1][1]]
-    x0, y0 = min(xs) - DEFAULT_MARGIN, min(ys) - DEFAULT_MARGIN
-    x1, y1 = max(xs) + DEFAULT_MARGIN, max(ys) + DEFAULT_MARGIN
+    return framed_region(xs, ys, DEFAULT_MARGIN, bounds)
+
+
+def framed_region(xs: list[int], ys: list[int], margin: int, bounds) -> Region:
+    """The box around these coordinates with a margin, at least 9 x 9 squares, and on a bounded
+    board no more than one square outside its edge."""
+    x0, y0 = min(xs) - margin, min(ys) - margin
+    x1, y1 = max(xs) + margin, max(ys) + margin
     # a small area is shown with some room around it: at least 9 x 9 squares
     if x1 - x0 < 8:
         grow = 8 - (x1 - x0)

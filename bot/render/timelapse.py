@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.ruleset import Ruleset
 
-from .board import render_board
+from .board import framed_region, render_board
 from .sprites import bold_font, font
 
 __all__ = ["render_timelapse", "timelapse_region", "frame_label", "MAX_SIDE", "MAX_BYTES", "FRAME_MS",
@@ -63,17 +63,7 @@ def timelapse_region(states: Sequence, margin: int = MARGIN) -> tuple[int, int, 
         bounds = bounds or state.board.bounds
     if not xs:
         return None
-    x0, y0, x1, y1 = min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin
-    if x1 - x0 < 8:
-        grow = 8 - (x1 - x0)
-        x0, x1 = x0 - grow // 2, x1 + grow - grow // 2
-    if y1 - y0 < 8:
-        grow = 8 - (y1 - y0)
-        y0, y1 = y0 - grow // 2, y1 + grow - grow // 2
-    if bounds:
-        (bx0, by0), (bx1, by1) = bounds
-        x0, y0, x1, y1 = max(x0, bx0 - 1), max(y0, by0 - 1), min(x1, bx1 + 1), min(y1, by1 + 1)
-    return x0, y0, x1, y1
+    return framed_region(xs, ys, margin, bounds)
 
 
 def _banner(width: int, label: str, title: str, index: int, count: int) -> Image.Image:
