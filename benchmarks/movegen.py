@@ -36,7 +36,6 @@ import argparse
 import cProfile
 import gc
 import io
-import math
 import platform
 import pstats
 import random
@@ -45,7 +44,7 @@ import time
 import tracemalloc
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without installing the project
 

@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
-import math
 import os
 import platform
 import pstats
@@ -46,7 +45,6 @@ import sys
 import time
 from fractions import Fraction
 from pathlib import Path
-from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without installing the project
 

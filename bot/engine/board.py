@@ -80,9 +80,6 @@ class Board:
         ids = self._kinds.get(letter)
         return [self._pieces[i] for i in ids] if ids else []
 
-    def owners(self) -> set[str | None]:
-        return {owner for owner, ids in self._owned.items() if ids}
-
     def occupied(self, square: Square) -> bool:
         return square in self._at
 

@@ -24,7 +24,6 @@ proves the two agree.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterable, Mapping
 
 from .model import Piece, Square

@@ -8,12 +8,12 @@ balance entries always add up to each player's change.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import ceil
 from typing import TYPE_CHECKING
 
-from .model import Piece, Player, format_square
+from .model import Piece, Player, format_amount
 from .report import Report
 from .standings import piece_worth
 
@@ -76,10 +76,7 @@ def capture_rewards(update: "Update", captures: list[Capture]) -> None:
     fraction = update.effects.capture_fraction(economy.capture_reward)
     for capture in captures:
         piece = capture.piece
-        kind = update.ruleset.pieces[piece.kind]
-        if piece.owner is None and not kind.captures and kind.cost == 0:
-            continue  # obstacles: captured for no reward (RULES 6)
-        value = capture.value
+        value = capture.value  # an obstacle is worth 0: captured for no reward (RULES 6)
         if piece.energy:
             reward = update.effects.energy_capture_reward(update.ruleset.promotion.energy_capture_reward)
         else:
@@ -107,19 +104,14 @@ def king_penalties(update: "Update", kings: list[tuple[Piece, tuple[str, ...]]])
         p0_player = update.p0.players[owner]
         worth = score(update, owner, update.p0.board) + p0_player.balance
         penalty = economy.king_penalty_base + ceil(share * worth)
-        arithmetic = (f"{_fmt(economy.king_penalty_base)} + ceil({_fmt(share * 100)}% x "
-                      f"({_fmt(score(update, owner, update.p0.board))} + {_fmt(p0_player.balance)})) = {_fmt(penalty)}")
+        arithmetic = (f"{format_amount(economy.king_penalty_base)} + ceil({format_amount(share * 100)}% x "
+                      f"({format_amount(score(update, owner, update.p0.board))} + {format_amount(p0_player.balance)})) = {format_amount(penalty)}")
         if update.players[owner].status == "active":  # a resigner's pieces are gone; the capture still pays
             update.ledger.credit(owner, -penalty, f"king lost: {arithmetic} (D19)")
         if capturers and economy.king_penalty_to == "capturer":
             each = _shares(Fraction(penalty), capturers)
             for player in capturers:
                 update.ledger.credit(player, each, f"captured {owner}'s king (D19)")
-
-
-def _fmt(value) -> str:
-    from .model import format_amount
-    return format_amount(value)
 
 
 def pay_costs(update: "Update") -> None:

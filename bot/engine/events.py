@@ -14,7 +14,6 @@ Choices RULES.md leaves open are in docs/rules/decisions.md (P19-P23).
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import replace
 from fractions import Fraction
 from math import ceil
 from typing import TYPE_CHECKING, Iterable

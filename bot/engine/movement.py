@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import inf
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Callable, Iterator, Mapping
 
 from .betza import Ray
 from .board import Board
@@ -403,7 +403,3 @@ def _slide_attackers(position: Position, square: Square, by: Callable[[Piece], b
             if not position.passable(sq):
                 break  # the first piece no one can see through hides everything behind it
             seen_blockers.append(sq)
-
-
-def pieces_of(position: Position, owner: str) -> Iterable[Piece]:
-    return (p for p in position.board if p.owner == owner)

@@ -36,8 +36,9 @@ from .abilities import position_for
 from .board import Board
 from .economy import Capture, Ledger
 from .model import Piece, Player, Square, format_square
-from .notation import ENERGY, Generate, Move, OrderError
-from .report import PRIVATE, PUBLIC, Report
+from .movement import Position
+from .notation import ENERGY, OrderError
+from .report import PRIVATE, Report
 from .ruleset import Ruleset
 from .state import GameState, LastMove
 from .validation import CheckedAction, CheckedLine, Validator
@@ -513,7 +514,7 @@ def step_enable(update: Update, orders) -> None:
 
 def step_checks(update: Update, orders) -> None:
     """D16 step 10: check states (RULES 3.2) and the implosion squares of this update."""
-    final = position_for(update.ruleset, _as_state(update))
+    final = position_for(update.ruleset, update.new_state())
     p0 = update.p0_position
     before = {p.id: p.check for p in update.p0.board}
     if update.ruleset.resolution.check_states:
@@ -534,12 +535,6 @@ def step_checks(update: Update, orders) -> None:
     update.implosions = frozenset(s for s in update.collision_squares if len(update.board.at(s)) >= 2)
     for square in sorted(update.implosions):
         update.report.add("implosion", [], at=square)
-
-
-def _as_state(update: Update) -> GameState:
-    active, past, marked = update.events_state
-    return GameState(board=update.board, players=update.players, update=update.number + 1, events=active,
-                     past_events=past, marked=marked)
 
 
 def _changed_squares(update: Update, p0: Position, final: Position) -> tuple[set[Square], set[int]]:

@@ -7,7 +7,6 @@ format, so that an expectation can be checked by hand against ``--print``.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any

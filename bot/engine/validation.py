@@ -16,14 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from math import ceil
 
 from .abilities import lifted as lift, position_for, rebased
 from .board import BoardView
 from .model import Piece, Square, format_amount, format_square
 from .movement import DEFAULT_WINDOW, Position, Reach, attackers, destinations, reach
 from .notation import (ENERGY, Action, AmbiguousOrderError, Generate, IllegalOrderError, Line, Move,
-                       OrderError, Resign, Submission, format_action, format_line, parse_submission)
+                       OrderError, Resign, Submission, format_action, parse_submission)
 from .ruleset import PieceKind, Ruleset
 
 __all__ = ["CheckedAction", "CheckedLine", "OrderCheck", "Validator", "check_order", "legal_destinations",
