@@ -78,10 +78,7 @@ class AbilityEffects:
             return True
         if all(p.kind in self.transparents and not p.disabled for p in pieces):
             return True
-        return bool(self.witches) and self._next_to_any_witch(square)
-
-    def _next_to_any_witch(self, square: Square) -> bool:
-        return bool(self._witches_next_to(square))
+        return bool(self.witches) and bool(self._witches_next_to(square))
 
     def _witches_next_to(self, square: Square) -> tuple[Piece, ...]:
         """The active witches next to a square: eight lookups, memoised per square. Local on
@@ -90,10 +87,13 @@ class AbilityEffects:
         known = self._witches_near.get(square)
         if known is None:
             x, y = square
-            board = self.position.board
-            known = tuple(w for dx, dy in _NEIGHBOURS for w in board.at((x + dx, y + dy))
-                          if w.kind in self.witches and not w.disabled)
-            self._witches_near[square] = known
+            at, witches = self.position.board.at, self.witches
+            found = []
+            for dx, dy in _NEIGHBOURS:  # a plain loop: this runs for every square a line passes
+                for piece in at((x + dx, y + dy)):
+                    if piece.kind in witches and not piece.disabled:
+                        found.append(piece)
+            known = self._witches_near[square] = tuple(found)
         return known
 
     def _next_to_witch_of(self, square: Square, mover: Piece) -> bool:

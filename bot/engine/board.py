@@ -12,7 +12,7 @@ Line directions are indexed lazily: the four chess lines from the start, any oth
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from math import gcd
 from typing import Iterable, Iterator
@@ -100,6 +100,8 @@ class Board:
         Squares between multiples of ``step`` (a nightrider's or a dabbaba-rider's leaps) are
         skipped. ``limit`` caps k.
         """
+        if limit is not None and limit < 1:
+            return  # nothing to look at: never index a new direction for it
         direction, length = _line_direction(step)
         ux, uy = direction
         norm = ux * ux + uy * uy
@@ -160,19 +162,23 @@ class Board:
         old = self._pieces[piece.id]
         if old.square == piece.square and old.owner == piece.owner and old.kind == piece.kind:
             self._pieces[piece.id] = piece
-            self._at[piece.square] = tuple(piece if p.id == piece.id else p for p in self._at[piece.square])
+            here = self._at[piece.square]
+            self._at[piece.square] = (piece,) if len(here) == 1 else tuple(
+                piece if p.id == piece.id else p for p in here)
         else:
             self.remove(piece.id)
             self.add(piece)
 
     def copy(self) -> "Board":
+        """An independent board. The line lists are shared, not copied: they are never changed in
+        place (see :meth:`_index_square`), so a copy costs in the number of lines, not pieces."""
         other = Board.__new__(Board)
         other.bounds = self.bounds
         other._pieces = dict(self._pieces)
         other._at = dict(self._at)
         other._owned = {o: dict(ids) for o, ids in self._owned.items()}
         other._kinds = {k: dict(ids) for k, ids in self._kinds.items()}
-        other._lines = {d: {k: list(v) for k, v in lines.items()} for d, lines in self._lines.items()}
+        other._lines = {d: dict(lines) for d, lines in self._lines.items()}
         return other
 
     # ----------------------------------------------------------------- line index
@@ -188,19 +194,29 @@ class Board:
             self._lines[direction] = index
         return index
 
+    # A line's list is replaced, never changed in place, so that copies of the board share it.
     def _index_square(self, square: Square) -> None:
         x, y = square
         for (ux, uy), index in self._lines.items():
-            insort(index.setdefault(uy * x - ux * y, []), ux * x + uy * y)
+            key = uy * x - ux * y
+            position = ux * x + uy * y
+            positions = index.get(key)
+            if positions is None:
+                index[key] = [position]
+            else:
+                i = bisect_left(positions, position)
+                index[key] = [*positions[:i], position, *positions[i:]]
 
     def _unindex_square(self, square: Square) -> None:
         x, y = square
         for (ux, uy), index in self._lines.items():
             key = uy * x - ux * y
             positions = index[key]
-            positions.pop(bisect_left(positions, ux * x + uy * y))
-            if not positions:
+            if len(positions) == 1:
                 del index[key]
+            else:
+                i = bisect_left(positions, ux * x + uy * y)
+                index[key] = [*positions[:i], *positions[i + 1:]]
 
 
 class BoardView:

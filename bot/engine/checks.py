@@ -24,11 +24,12 @@ proves the two agree.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from itertools import chain
+from typing import Iterable, Iterator, Mapping
 
 from .model import Piece, Square
 from .abilities import lifted
-from .movement import Position, attacked as is_attacked, attackers, attacks
+from .movement import Position, attacked as is_attacked, attacks, iter_attackers
 
 __all__ = ["next_check_state", "evaluate", "advance", "recompute_all", "affected_pieces", "exposed"]
 
@@ -44,44 +45,58 @@ def next_check_state(before: str, attacked: bool, arrived: bool, exposed_square:
     return _NEXT_IF_STAYED[before]
 
 
-def _enemy_attackers(position: Position, piece: Piece, square: Square | None = None) -> list[Piece]:
-    return attackers(position, square or piece.square,
-                     by=lambda p: p.owner is not None and position.enemies(p.owner, piece.owner))
+def _enemy_attackers(position: Position, piece: Piece) -> Iterator[Piece]:
+    """The enemies attacking the piece's square, one by one (in no set order)."""
+    return iter_attackers(position, piece.square,
+                          by=lambda p: p.owner is not None and position.enemies(p.owner, piece.owner))
 
 
-def exposed(p0: Position, final: Position, piece: Piece, origin: Square | None) -> bool:
+def exposed(p0: Position, final: Position, piece: Piece, origin: Square | None,
+            attackers_now: Iterable[Piece] | None = None) -> bool:
     """D8: an enemy attacked the square in P0, with the arriving piece lifted from ``origin``
     (effects included: a lifted zombie freezes no one), and the same enemy still attacks it in the
-    final position."""
+    final position.
+
+    Asked from the final side: the enemies attacking the square now (``attackers_now`` when the
+    caller has them) are few, and each is checked against P0 alone."""
     target = piece.square
     position = p0
     if origin is not None:
         mover = next((p for p in p0.board.at(origin) if p.id == piece.id), None)
         if mover is not None:
             position = lifted(p0, mover)
-    for enemy in _enemy_attackers(position, piece, target):
-        if enemy.id == piece.id or enemy.id not in final.board:
-            continue
-        if attacks(final, final.board.get(enemy.id), target):
+    if attackers_now is None:
+        attackers_now = _enemy_attackers(final, piece)
+    for enemy in attackers_now:
+        if enemy.id != piece.id and enemy.id in position.board and attacks(position, position.board.get(enemy.id),
+                                                                           target):
             return True
     return False
 
 
 def evaluate(p0: Position, final: Position, piece: Piece, arrivals: Mapping[int, Square | None],
-             before: str) -> str:
-    """The new check state of one piece of the final position."""
+             before: str, attacked: bool | None = None) -> str:
+    """The new check state of one piece of the final position (``attacked``: whether an enemy
+    attacks it, when the caller already knows)."""
     if piece.owner is None:
         return "none"
     if piece.energy:
         return "capturable"
     if final.protected(piece):
         return "none"
-    attacked = is_attacked(final, piece.square,
-                           by=lambda p: p.owner is not None and final.enemies(p.owner, piece.owner))
-    arrived = piece.id in arrivals
+    if piece.id in arrivals:
+        attackers_now = _enemy_attackers(final, piece)
+        first = next(attackers_now, None)
+        if first is None:
+            return "none"
+        return next_check_state(before, True, True,
+                                exposed(p0, final, piece, arrivals[piece.id], chain((first,), attackers_now)))
+    if attacked is None:
+        attacked = is_attacked(final, piece.square,
+                               by=lambda p: p.owner is not None and final.enemies(p.owner, piece.owner))
     if not attacked:
         return "none"
-    return next_check_state(before, True, arrived, arrived and exposed(p0, final, piece, arrivals[piece.id]))
+    return next_check_state(before, True, False, False)
 
 
 def advance(piece: Piece) -> str:
@@ -97,71 +112,177 @@ def recompute_all(p0: Position, final: Position, arrivals: Mapping[int, Square |
     return {p.id: evaluate(p0, final, p, arrivals, before.get(p.id, "none")) for p in final.board}
 
 
-def _walk(final: Position, square: Square, step: tuple[int, int], limit) -> list[Piece]:
-    """The pieces from ``square`` along ``step`` up to the first square no one can see through."""
-    found: list[Piece] = []
-    for _, sq in final.board.occupied_along(square, step, limit):
-        found.extend(final.board.at(sq))
-        if not final.passable(sq):
-            break
-    return found
+# ============================================================================= incremental step 10
+#: Where a change can alter a zombie's freezing or an angel's protection: the zombie's ``mR2`` and
+#: the angel's neighbours lie within this Chebyshev distance of the square that changed.
+_EFFECT_RADIUS = 2
+_AROUND = tuple((dx, dy) for dx in range(-_EFFECT_RADIUS, _EFFECT_RADIUS + 1)
+                for dy in range(-_EFFECT_RADIUS, _EFFECT_RADIUS + 1))
+_NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 
 
-def _slides_along(pieces, step: tuple[int, int], p0: Position, final: Position) -> bool:
-    """Whether any of these pieces captures by sliding along ``step`` (in P0 or in the final position)."""
-    for piece in pieces:
-        for position in (final, p0):
-            if piece.kind in position.ruleset.pieces and step in position._capture_reach(piece):
-                return True
+def changed_squares(p0: Position, final: Position, changed: Iterable[Square]) -> tuple[set[Square], set[int]]:
+    """The squares whose occupants or powers changed, and the pieces whose protection changed.
+
+    ``changed`` are the squares the update put pieces on, took pieces off or changed pieces on
+    (departures, arrivals, removals, promotions, pieces enabled or possessed). Around a zombie,
+    angel, witch or spirit there (before or after), or near a zombie, the effects of section 8 may
+    have changed for pieces that did not move: a piece that became frozen or unfrozen attacks
+    differently (its square is added); a piece that gained or lost an angel's protection changes
+    only its own state (its id is returned). A witch makes her neighbours transparent to her side
+    (D28), so when a witch is on a changed square every occupied square next to her is added:
+    the lines through them may have opened or closed for her side's pieces.
+    """
+    board, board0 = final.board, p0.board
+    pieces = final.ruleset.pieces
+    special = {k.letter for k in pieces.values() if k.abilities & {"zombie", "angel", "witch", "transparent", "spirit"}}
+    zombies = {k.letter for k in pieces.values() if k.has("zombie")}
+    witches = {k.letter for k in pieces.values() if k.has("witch")}
+    result = set(changed)
+    around: set[Square] = set()
+    for square in result.copy():
+        x, y = square
+        here = (*board.at(square), *board0.at(square))
+        if any(p.kind in witches for p in here):
+            result.update(s for dx, dy in _NEIGHBOURS if board.occupied(s := (x + dx, y + dy)))
+        if any(p.kind in special or p.spirit for p in here) or (zombies and _near(board, board0, square, zombies)):
+            around.update((x + dx, y + dy) for dx, dy in _AROUND)
+    protection: set[int] = set()
+    for square in around - result:
+        for piece in board.at(square):
+            if piece.id not in board0:
+                continue
+            before = board0.get(piece.id)
+            if p0.frozen(before) != final.frozen(piece):
+                result.add(square)
+            elif p0.protected(before) != final.protected(piece):
+                protection.add(piece.id)
+    return result, protection
+
+
+def _near(board, board0, square: Square, kinds: set[str]) -> bool:
+    """Whether a piece of one of these kinds stands (or stood) within the effect radius."""
+    x, y = square
+    for dx, dy in _AROUND:
+        s = (x + dx, y + dy)
+        for b in (board, board0):
+            for p in b.at(s):
+                if p.kind in kinds:
+                    return True
     return False
 
 
-def _sign(value: int) -> int:
-    return (value > 0) - (value < 0)
-
-
-def _capture_leaps(p0: Position, final: Position, pieces) -> set[tuple[int, int]]:
-    steps: set[tuple[int, int]] = set()
-    for piece in pieces:
-        position = final if piece.id in final.board and final.board.get(piece.id) == piece else p0
-        steps.update(r.step for r in position.rays(piece) if r.capture and r.range == 1)
-    return steps
-
-
 def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
-                    arrivals: Mapping[int, Square | None]) -> set[int]:
-    """Pieces whose *attacked* status may differ from a consistent P0: arrivals and the pieces a
-    change could have uncovered or covered. Every other piece is attacked exactly as in P0, so its
-    new state follows from the table alone (:func:`advance`).
+                    arrivals: Mapping[int, Square | None]) -> tuple[set[int], set[int]]:
+    """Pieces whose *attacked* status may differ from a consistent P0, and among them those seen
+    attacked by an enemy on the way (no need to ask again). Every other piece is attacked exactly
+    as in P0, so its new state follows from the table alone (:func:`advance`).
 
-    A changed square is any square whose occupants or whose occupants' powers changed (departures,
-    arrivals, removals, promotions, pieces whose disabled, frozen or transparency status changed).
+    ``changed`` are the squares whose occupants or powers changed (:func:`changed_squares`). An
+    attack by A on the square of B (B unchanged) starts or stops only if A stands (or stood) on a
+    changed square, or A slides (or leaps lamely) over a changed square. So from each changed
+    square: the enemies its pieces leap to, and along each sliding line, the pieces ahead of it
+    that an enemy behind it (or on it) could reach with its range. The walk along a line passes
+    through changed squares and stops at the first unchanged square no one can see through: an
+    attack lost through two changed squares in a row (two pieces arriving one behind the other) is
+    found from the first of them.
+
+    Each such attack may have started (the attacker is here now, or behind) or stopped (it was
+    here, or is behind). A piece in check in P0 is affected only if one of its attacks may have
+    stopped and none is seen now; a piece not in check only if an attack may have started.
+    Arrivals and the pieces on changed squares are always affected.
     """
-    board = final.board
+    board, board0 = final.board, p0.board
+    changed = changed if isinstance(changed, (set, frozenset)) else set(changed)
     ids: set[int] = set(i for i in arrivals if i in board)
-    _, slides = final._capture_steps()
-    _, p0_slides = p0._capture_steps()
-    all_slides = dict(slides)
-    for step, limit in p0_slides.items():
-        old = all_slides.get(step, 0)
-        all_slides[step] = None if (old is None or limit is None) else max(old, limit)
-    lame = {(_sign(r.step[0]), _sign(r.step[1]), max(abs(r.step[0]), abs(r.step[1])))
-            for kind in final.ruleset.pieces.values() for r in kind.movement.rays if r.capture and r.lame}
-    for square in set(changed):
+    started: set[int] = set()    # may be attacked now where they were not
+    stopped: set[int] = set()    # may have lost an attacker
+    attacked: set[int] = set()   # seen attacked by an enemy in the final position
+    slides = dict(final._capture_steps()[1])
+    for step, limit in p0._capture_steps()[1].items():
+        old = slides.get(step, 0)
+        slides[step] = None if (old is None or limit is None) else max(old, limit)
+    lame = {(r.step[0] - ox, r.step[1] - oy)  # from a square a lame leap passes over to its target
+            for position in (p0, final) for kind in position.ruleset.pieces.values()
+            for r in (*kind.movement.rays, *position.extra_rays.get(kind.letter, ()))
+            if r.capture and r.lame for ox, oy in r.path}
+    walk_limits = {}  # how far to walk each way: the longest slide along the line, either way
+    for (dx, dy), limit in slides.items():
+        for direction in ((dx, dy), (-dx, -dy)):
+            old = walk_limits.get(direction, 0)
+            walk_limits[direction] = None if (old is None or limit is None) else max(old, limit)
+    enemies = final.enemies
+    for square in changed:
         x, y = square
-        here = (*board.at(square), *p0.board.at(square))
-        ids.update(p.id for p in board.at(square))
-        # Leaps: a leaper that stood or stands here may attack other squares now; a lame leap
-        # passing over this square may have been opened or closed.
-        for step in _capture_leaps(p0, final, here):
-            ids.update(p.id for p in board.at((x + step[0], y + step[1])))
-        for ux, uy, length in lame:
-            for m in range(1, length):
-                ids.update(p.id for p in board.at((x + m * ux, y + m * uy)))
-        # Lines: a piece on one side of this square can have gained or lost an attack through it
-        # only if a piece on the other side (or here, before or after) captures along that line.
-        for step, limit in all_slides.items():
-            behind = _walk(final, square, (-step[0], -step[1]), limit)
-            if _slides_along((*behind, *here), step, p0, final):
-                ids.update(p.id for p in _walk(final, square, step, limit))
-    return ids
+        now, then = board.at(square), board0.at(square)
+        ids.update(p.id for p in now)
+        # (owner, capture reach, set of the attacks it may have started or stopped, exact now)
+        here = [(p.owner, final._capture_reach(p), started, True) for p in now
+                if p.owner is not None and final.can_capture(p)]
+        here += [(p.owner, p0._capture_reach(p), stopped, False) for p in then
+                 if p.owner is not None and p0.can_capture(p)]
+        for position, pieces, changes in ((final, now, started), (p0, then, stopped)):
+            for piece in pieces:  # what the pieces here attack, or attacked, by a leap
+                if piece.owner is None or not position.can_capture(piece):
+                    continue
+                for ray in position.rays(piece):
+                    if ray.capture and ray.range == 1:
+                        for victim in board.at((x + ray.step[0], y + ray.step[1])):
+                            if victim.owner is not None and enemies(piece.owner, victim.owner):
+                                changes.add(victim.id)
+                                if position is final and not ray.lame:
+                                    attacked.add(victim.id)
+        for dx, dy in lame:
+            for victim in board.at((x + dx, y + dy)):
+                if victim.owner is not None:
+                    started.add(victim.id)
+                    stopped.add(victim.id)
+        walks: dict[tuple[int, int], list[tuple[int, Piece]]] = {}  # one walk serves both ways of a line
+        for step in slides:
+            back = (-step[0], -step[1])
+            # Every possible attacker along this line: (distance behind this square, owner, range
+            # along the line, what its attacks may have done, nothing between it and this square now)
+            sliders = [(0, owner, reach[step], changes, exact, None) for owner, reach, changes, exact in here
+                       if step in reach]
+            behind = walks.get(back)
+            if behind is None:
+                behind = walks[back] = _walk(final, changed, square, back, walk_limits[back])
+            for k, piece in behind:  # (whether it may capture at all is asked only when it matters)
+                if piece.owner is not None and final._capture_reach(piece).get(step, 0) > k:
+                    sliders.append((k, piece.owner, final._capture_reach(piece)[step], None,
+                                    not now and k == behind[0][0], piece))
+            if not sliders:
+                continue
+            ahead = walks.get(step)
+            if ahead is None:
+                ahead = walks[step] = _walk(final, changed, square, step, walk_limits[step])
+            for j, victim in ahead:
+                if victim.owner is None:
+                    continue
+                for k, owner, reach, changes, exact, piece in sliders:
+                    if reach >= k + j and enemies(owner, victim.owner) and (piece is None or final.can_capture(piece)):
+                        if exact and j == ahead[0][0]:  # nothing between them: an attack for sure
+                            attacked.add(victim.id)
+                        if changes is None:  # a piece behind: its attack may have started or stopped
+                            started.add(victim.id)
+                            stopped.add(victim.id)
+                        else:
+                            changes.add(victim.id)
+    for piece_id in (started | stopped) - ids:
+        in_check = piece_id in board0 and board0.get(piece_id).check != "none"
+        if (piece_id in stopped and piece_id not in attacked) if in_check else piece_id in started:
+            ids.add(piece_id)
+    return ids, attacked
+
+
+def _walk(final: Position, changed: set[Square], square: Square, step: tuple[int, int], limit
+          ) -> list[tuple[int, Piece]]:
+    """The pieces from ``square`` along ``step``, with their distance in steps, up to the first
+    unchanged square no one can see through."""
+    found: list[tuple[int, Piece]] = []
+    board = final.board
+    for k, sq in board.occupied_along(square, step, limit):
+        found.extend((k, p) for p in board.at(sq))
+        if sq not in changed and not final.passable(sq):
+            break
+    return found

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from operator import attrgetter
 
 __all__ = ["Square", "Piece", "Player", "CHECK_STATES", "PLAYER_STATUSES", "format_square", "format_amount",
            "COORDINATE_LIMIT"]
@@ -56,10 +57,21 @@ class Piece:
     def at(self, square: Square) -> "Piece":
         return replace(self, square=square)
 
+    def with_check(self, check: str) -> "Piece":
+        """``replace(self, check=check)``, about twice as fast: after a big update step 10 changes
+        the check state of tens of thousands of pieces."""
+        values = list(_piece_values(self))
+        values[_CHECK_INDEX] = check
+        return Piece(*values)
+
     @property
     def canonical_key(self) -> tuple:
         """Canonical order (INTERFACES.md): owner name, then x, then y, then kind letter."""
         return (self.owner or "", self.square[0], self.square[1], self.kind)
+
+
+_piece_values = attrgetter(*Piece.__slots__)   # every field, in the order of the constructor
+_CHECK_INDEX = Piece.__slots__.index("check")
 
 
 @dataclass(slots=True)

@@ -24,7 +24,8 @@ from .board import Board
 from .model import Piece, Square
 from .ruleset import PieceKind, Ruleset
 
-__all__ = ["Position", "Reach", "destinations", "reach", "attackers", "attacked", "attacks", "DEFAULT_WINDOW"]
+__all__ = ["Position", "Reach", "destinations", "reach", "attackers", "iter_attackers", "attacked", "attacks",
+           "DEFAULT_WINDOW"]
 
 #: On an unbounded board ``moves`` lists destinations within this Chebyshev distance (SCENARIOS.md).
 DEFAULT_WINDOW = 32
@@ -342,26 +343,29 @@ def attacks(position: Position, piece: Piece, square: Square) -> bool:
 
 
 def attackers(position: Position, square: Square, by: Callable[[Piece], bool] | None = None) -> list[Piece]:
-    """Every piece that attacks ``square`` (D23: never one standing on it), optionally filtered.
+    """Every piece that attacks ``square`` (D23: never one standing on it), optionally filtered,
+    in canonical order.
 
     Looks only where an attacker could stand: one leap away for each capturing leap of the ruleset,
     and along each sliding line up to the first piece that blocks everyone.
     """
+    return sorted(iter_attackers(position, square, by), key=lambda p: p.canonical_key)
+
+
+def iter_attackers(position: Position, square: Square, by: Callable[[Piece], bool] | None = None
+                   ) -> Iterator[Piece]:
+    """The pieces of :func:`attackers` one by one, in no set order, for a caller that may stop at
+    the first that suits it. The sliding lines are looked at first: they cost a few bisections of
+    the line index where the leaps cost one lookup each."""
     found: set[int] = set()
-    pieces = [*_leap_attackers(position, square, by, found), *_slide_attackers(position, square, by, found)]
-    return sorted(pieces, key=lambda p: p.canonical_key)
+    yield from _slide_attackers(position, square, by, found)
+    yield from _leap_attackers(position, square, by, found)
 
 
 def attacked(position: Position, square: Square, by: Callable[[Piece], bool] | None = None) -> bool:
     """Whether any piece (passing ``by``) attacks ``square``: ``bool(attackers(...))``, stopping
-    at the first attacker found. The sliding lines are looked at first: they cost a few bisections
-    of the line index where the leaps cost one lookup each."""
-    found: set[int] = set()
-    for _ in _slide_attackers(position, square, by, found):
-        return True
-    for _ in _leap_attackers(position, square, by, found):
-        return True
-    return False
+    at the first attacker found."""
+    return next(iter_attackers(position, square, by), None) is not None
 
 
 def _leap_attackers(position: Position, square: Square, by: Callable[[Piece], bool] | None,

@@ -513,70 +513,35 @@ def step_enable(update: Update, orders) -> None:
 
 
 def step_checks(update: Update, orders) -> None:
-    """D16 step 10: check states (RULES 3.2) and the implosion squares of this update."""
+    """D16 step 10: check states (RULES 3.2) and the implosion squares of this update.
+
+    When P0's check states are the engine's own, only the pieces a change may have covered or
+    uncovered are evaluated (:func:`checks.affected_pieces`); every other piece in check follows
+    the table (:func:`checks.advance`). A property test holds this equal to the full recomputation.
+    """
     final = position_for(update.ruleset, update.new_state())
     p0 = update.p0_position
-    before = {p.id: p.check for p in update.p0.board}
+    board, board0 = update.board, update.p0.board
     if update.ruleset.resolution.check_states:
         if update.p0.checks_consistent and not update.events_changed:
-            changed, protection = _changed_squares(update, p0, final)
-            ids = checks.affected_pieces(p0, final, changed, update.arrivals) | protection
-            for piece in [p for p in update.board if p.check != "none" and p.id not in ids]:
+            changed, protection = checks.changed_squares(p0, final, update.changed)
+            ids, attacked = checks.affected_pieces(p0, final, changed, update.arrivals)
+            ids |= protection
+            for piece in [p for p in board if p.check != "none" and p.id not in ids]:
                 state = checks.advance(piece)
                 if state != piece.check:
-                    update.board.replace(replace(piece, check=state))
+                    board.replace(piece.with_check(state))
         else:
-            ids = {p.id for p in update.board}
+            ids, attacked = {p.id for p in board}, set()
         for piece_id in sorted(ids):
-            piece = update.board.get(piece_id)
-            state = checks.evaluate(p0, final, piece, update.arrivals, before.get(piece_id, "none"))
+            piece = board.get(piece_id)
+            before = board0.get(piece_id).check if piece_id in board0 else "none"
+            state = checks.evaluate(p0, final, piece, update.arrivals, before, piece_id in attacked or None)
             if state != piece.check:
-                update.board.replace(replace(piece, check=state))
+                board.replace(piece.with_check(state))
     update.implosions = frozenset(s for s in update.collision_squares if len(update.board.at(s)) >= 2)
     for square in sorted(update.implosions):
         update.report.add("implosion", [], at=square)
-
-
-def _changed_squares(update: Update, p0: Position, final: Position) -> tuple[set[Square], set[int]]:
-    """Squares whose occupants or powers changed, and pieces whose protection changed.
-
-    Around a zombie, angel, witch or spirit that moved, arrived, left or was enabled, the pieces
-    whose status really changed are found: a piece that became frozen or unfrozen attacks
-    differently (its square changed); a square that became see-through or opaque changes the lines
-    through it; a piece that gained or lost an angel's protection changes only its own state.
-    """
-    changed = set(update.changed)
-    special = {k.letter for k in update.ruleset.pieces.values()
-               if k.abilities & {"zombie", "angel", "witch", "transparent", "spirit"}}
-    zombies = {k.letter for k in update.ruleset.pieces.values() if k.has("zombie")}
-    around: set[Square] = set()
-    for square in changed:
-        x, y = square
-        # A piece arriving or leaving next to a zombie may open or close its path to a piece it
-        # freezes, though neither is special: look around it as around a special piece.
-        near_zombie = zombies and any(p.kind in zombies for dx in range(-2, 3) for dy in range(-2, 3)
-                                      for board in (update.board, update.p0.board)
-                                      for p in board.at((x + dx, y + dy)))
-        if near_zombie or any(p.kind in special or p.spirit
-                              for p in (*update.board.at(square), *update.p0.board.at(square))):
-            around.update((x + dx, y + dy) for dx in range(-2, 3) for dy in range(-2, 3))
-    protection: set[int] = set()
-    for square in around - changed:
-        pieces = update.board.at(square)
-        if not pieces:
-            continue
-        if p0.passable(square) != final.passable(square):
-            changed.add(square)
-            continue
-        for piece in pieces:
-            before = update.p0.board.get(piece.id) if piece.id in update.p0.board else None
-            if before is None:
-                continue
-            if p0.frozen(before) != final.frozen(piece):
-                changed.add(square)
-            elif p0.protected(before) != final.protected(piece):
-                protection.add(piece.id)
-    return changed, protection
 
 
 PIPELINE: tuple[Callable[[Update, Mapping], None], ...] = (

@@ -1,0 +1,33 @@
+"""The application: every use case a front end (Discord, the demo, tests) calls.
+
+``Service(store, clock=...)`` offers, grouped by module:
+
+- :mod:`.games`: create, configure, start, pause, resume and end a game; join; listings;
+- :mod:`.orders`: submit (validated at once, D6), replace, cancel and look up orders;
+- :mod:`.updates`: lock and unlock, ``resolve_if_due`` (idempotent), extend, roll back, history, replay;
+- :mod:`.moderation`: edits of the position (each a new snapshot revision, audited), kick, announce;
+- :mod:`.views`: the board, the health board, a player's own view, who has ordered.
+
+Each use case is one transaction under the game's lock, scoped by game id, and raises a
+:class:`~.errors.ServiceError` (nothing changed) for bad input. Posts go to the outbox, delivered by
+:class:`~.publishing.OutboxRelay` through a :class:`~.publishing.Publisher`.
+"""
+
+from .base import Clock, utc_now
+from .errors import Conflict, InvalidInput, NotAllowed, NotFound, OrderRefused, ServiceError, WrongTime
+from .games import GameCases, Joined
+from .moderation import ModerationCases
+from .orders import OrderCases, Receipt
+from .publishing import FilePublisher, MemoryPublisher, OutboxRelay, Publisher, PublishError, UndeliverableError
+from .settings import GameSettings, Schedule
+from .updates import HistoryEntry, Resolution, UpdateCases
+from .views import OrderStatus, Picture, PlayerView, ViewCases
+
+__all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowed", "WrongTime", "InvalidInput",
+           "Conflict", "OrderRefused", "Joined", "Receipt", "Resolution", "HistoryEntry", "PlayerView", "OrderStatus",
+           "Picture", "GameSettings", "Schedule", "Publisher", "PublishError", "UndeliverableError", "FilePublisher",
+           "MemoryPublisher", "OutboxRelay"]
+
+
+class Service(GameCases, OrderCases, UpdateCases, ModerationCases, ViewCases):
+    """Every use case of Skirmish, over one :class:`~bot.store.Store`."""

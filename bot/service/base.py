@@ -1,0 +1,179 @@
+"""What every use case shares: the store, the clock, rulesets, per-game locks and the working state.
+
+The *working state* of a game is its current snapshot's engine state plus the players who joined
+since (RULES 4: a joiner is a player without pieces until their king placement resolves). Orders
+are validated against it, the update resolves it, and views draw it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import uuid
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
+from typing import Callable
+
+from bot.engine import serialize
+from bot.engine.model import Player
+from bot.engine.ruleset import Ruleset, RulesetError, load_preset
+from bot.engine.state import GameState
+from bot.store import Game, Queries, Store
+
+from .errors import NotAllowed, NotFound, WrongTime
+from .settings import GameSettings, Schedule
+
+__all__ = ["ServiceBase", "Clock", "utc_now", "process_holder", "with_joiners"]
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def with_joiners(ruleset: Ruleset, state: GameState, joiners: list[tuple[str, str]]) -> GameState:
+    """``state`` with players added (RULES 4: a joiner starts with the ruleset's starting balance)."""
+    if not joiners:
+        return state
+    added = {name: Player(name=name, colour=colour, balance=ruleset.economy.start) for name, colour in joiners}
+    return replace(state, players={**state.players, **added})
+
+
+def process_holder() -> str:
+    """Who holds a claim: ``host:pid:boot`` (the boot part tells two runs of one pid apart)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+class ServiceBase:
+    """The shared part of :class:`bot.service.Service`; the use cases are its mixins."""
+
+    def __init__(self, store: Store, *, clock: Clock = utc_now, holder: str | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.holder = holder or process_holder()
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._states: dict[int, tuple[tuple[int, int], GameState]] = {}
+        #: set whenever a transaction wrote posts to the outbox; the publisher waits on it
+        self.posts_waiting = asyncio.Event()
+        #: called with the game id after anything that moves a game's deadlines (the scheduler)
+        self.on_schedule_change: Callable[[int], None] | None = None
+
+    # ------------------------------------------------------------------ helpers
+    def now(self) -> datetime:
+        moment = self.clock()
+        if moment.tzinfo is None:
+            raise ValueError("the service clock must return timezone-aware UTC times")
+        return moment
+
+    def lock_for(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    @staticmethod
+    def ruleset(game: Game) -> Ruleset:
+        try:
+            return load_preset(game.ruleset)
+        except RulesetError as exc:  # a preset removed since the game was made: an operator's problem
+            raise NotFound(f"game {game.id}'s ruleset {game.ruleset!r} cannot be loaded: {exc}") from None
+
+    @staticmethod
+    def settings(game: Game) -> GameSettings:
+        return GameSettings.from_json(game.settings)
+
+    @staticmethod
+    def schedule(game: Game) -> Schedule:
+        return Schedule.from_json(game.schedule)
+
+    def _schedule_changed(self, game_id: int) -> None:
+        if self.on_schedule_change is not None:
+            self.on_schedule_change(game_id)
+
+    async def _game(self, q: Queries, game_id: int) -> Game:
+        if isinstance(game_id, bool) or not isinstance(game_id, int):
+            raise NotFound(f"{game_id!r} is not a game number")
+        game = await q.game(game_id)
+        if game is None:
+            raise NotFound(f"there is no game {game_id}", hint="/game list shows the games of this server")
+        return game
+
+    @staticmethod
+    def _require_live(game: Game) -> None:
+        if game.status == "setup":
+            raise WrongTime(f"game {game.id} ({game.name}) has not started yet",
+                            hint="a moderator starts it with /game start")
+        if game.status == "ended":
+            raise WrongTime(f"game {game.id} ({game.name}) has ended")
+
+    async def _player(self, q: Queries, game: Game, user_id: int):
+        player = await q.player(game.id, user_id)
+        if player is None:
+            raise NotAllowed(f"you are not a player of game {game.id} ({game.name})",
+                             hint="join it first with /join")
+        if player.status == "kicked":
+            raise NotAllowed(f"a moderator removed you from game {game.id} ({game.name})")
+        return player
+
+    async def _snapshot_state(self, q: Queries, game: Game) -> GameState:
+        """The current snapshot's state, read once per revision and kept (states are not mutated)."""
+        if game.snapshot_update is None:
+            raise WrongTime(f"game {game.id} ({game.name}) has not started yet")
+        key = (game.snapshot_update, game.snapshot_revision)
+        cached = self._states.get(game.id)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        snapshot = await q.snapshot(game.id, *key)
+        state = serialize.loads(snapshot.state)
+        self._states[game.id] = (key, state)
+        return state
+
+    async def _working_state(self, q: Queries, game: Game) -> GameState:
+        """The snapshot's state with the players who joined since (a shallow copy: the board is shared)."""
+        state = await self._snapshot_state(q, game)
+        return with_joiners(self.ruleset(game), state, await self._joiners(q, game, state))
+
+    async def _joiners(self, q: Queries, game: Game, state: GameState) -> list[tuple[str, str]]:
+        """``(name, colour)`` of the players who joined and are not yet in ``state``, by name."""
+        return [(row.name, row.colour) for row in await q.players(game.id) if row.name not in state.players]
+
+    def _forget_state(self, game_id: int) -> None:
+        self._states.pop(game_id, None)
+
+    # ------------------------------------------------------------------ shared steps of use cases
+    def _deadlines(self, game: Game, schedule: Schedule, start: datetime) -> dict:
+        """The lock and deadline of the update after ``start`` (both None for a manual schedule)."""
+        deadline = schedule.next_deadline(start)
+        if deadline is None:
+            return {"deadline_at": None, "lock_at": None, "reminded_for": None}
+        lock_at = max(start, deadline - timedelta(minutes=self.settings(game).lock_before))
+        return {"deadline_at": deadline, "lock_at": lock_at, "reminded_for": None}
+
+    async def _finish(self, q, game: Game, actor: int, reason: str) -> None:
+        """End a game in the current transaction: pending orders cancelled, a timelapse posted."""
+        from .posts import timelapse_post
+
+        now = self.now()
+        await q.move_orders(game.id, game.update_no, "pending", "cancelled")
+        await q.move_orders(game.id, game.update_no, "locked", "cancelled")
+        await q.update_game(game.id, status="ended", locked=True, lock_at=None, deadline_at=None, claimed_by=None,
+                            claimed_at=None)
+        await q.audit(game_id=game.id, actor=actor, action="end", detail={"reason": reason}, at=now)
+        await self._post(q, game, max(game.update_no - 1, 0), "announcement", f"**{game.name}** has ended: {reason}.")
+        snapshots = await q.snapshots(game.id)
+        if snapshots:
+            latest = {}
+            for snapshot in snapshots:        # the last revision of each update
+                latest[snapshot.update_no] = snapshot
+            states = [serialize.loads(s.state) for s in latest.values()]
+            post = await asyncio.to_thread(timelapse_post, self.ruleset(game), states, self.settings(game).palette)
+            if post is not None:
+                await self._post(q, game, max(game.update_no - 1, 0), *post)
+
+    async def _post(self, q, game: Game, update_no: int, kind: str, body: str = "", attachment: bytes | None = None,
+                    filename: str | None = None, recipient: int | None = None) -> int:
+        post_id = await q.insert_post(game_id=game.id, update_no=update_no, kind=kind, body=body,
+                                      attachment=attachment, filename=filename, recipient=recipient,
+                                      created_at=self.now())
+        if self.posts_waiting.set not in q.on_commit:
+            q.on_commit.append(self.posts_waiting.set)
+        return post_id

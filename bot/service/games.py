@@ -1,0 +1,257 @@
+"""Use cases of a game's life: create, configure, start, pause, resume, end; joining; listings."""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from dataclasses import dataclass
+
+from bot.engine import serialize
+from bot.engine.ruleset import preset_names
+from bot.engine.state import GameState
+from bot.render.palette import resolve_colour
+from bot.store import Game, PlayerRow
+
+from .base import ServiceBase
+from .errors import Conflict, InvalidInput, NotAllowed, WrongTime
+from .settings import MAX_NAME_LENGTH, GameSettings, Schedule
+
+__all__ = ["GameCases", "clean_name", "clean_colour"]
+
+_FORBIDDEN_IN_NAMES = set("@#`*_~|<>\\:")
+
+
+def clean_name(text: str) -> str:
+    """A player's name as reports print it: trimmed, spaces collapsed, 1 to 32 visible characters,
+    none that Discord would read as markup or a mention."""
+    if not isinstance(text, str):
+        raise InvalidInput("a name must be text")
+    name = " ".join(unicodedata.normalize("NFKC", text).split())
+    if not name:
+        raise InvalidInput("a name cannot be empty", hint="choose a name with the name option")
+    if len(name) > MAX_NAME_LENGTH:
+        raise InvalidInput(f"a name has at most {MAX_NAME_LENGTH} characters; {name[:40]!r} has {len(name)}",
+                           hint="choose a shorter name with the name option")
+    bad = sorted({c for c in name if c in _FORBIDDEN_IN_NAMES or unicodedata.category(c).startswith("C")})
+    if bad:
+        shown = " ".join(repr(c) for c in bad)
+        raise InvalidInput(f"a name cannot contain {shown}: reports would show it as markup or a mention",
+                           hint="use letters, digits, spaces, dots and dashes")
+    if name.casefold() in {"you", "nobody", "everyone", "here"}:
+        raise InvalidInput(f"{name!r} cannot be a player's name: reports use that word",
+                           hint="choose another name with the name option")
+    return name
+
+
+def clean_colour(text: str) -> str:
+    """A colour of INTERFACES.md (``Purple``, ``Crimson/Yellow``) in its listed spelling."""
+    try:
+        tones = resolve_colour(str(text))
+    except ValueError as exc:
+        raise InvalidInput(str(exc), hint="/join offers the colours as you type") from None
+    return "/".join(tone.name for tone in tones)
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    game: Game
+    player: PlayerRow
+    next_step: str
+
+
+class GameCases(ServiceBase):
+    # ------------------------------------------------------------------ the life of a game
+    async def create_game(self, *, guild_id: int, channel_id: int, actor: int, ruleset: str = "neisg",
+                          name: str | None = None, seed: int | str | None = None,
+                          settings: dict | None = None, schedule: str | Schedule = "manual") -> Game:
+        """A new game in a channel or thread (status ``setup``); one live game per channel."""
+        if ruleset not in preset_names():
+            raise InvalidInput(f"unknown ruleset {ruleset!r}", hint=f"choose one of {', '.join(preset_names())}")
+        game_settings = GameSettings().changed(settings or {})
+        game_schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)
+        if name is None:
+            name = f"{ruleset} game"
+        title = " ".join(str(name).split())
+        if not title or len(title) > 100:
+            raise InvalidInput("a game's name is 1 to 100 characters")
+        seed_text = str(secrets.randbelow(10**9) if seed is None else seed)
+        if len(seed_text) > 100:
+            raise InvalidInput("a seed is at most 100 characters")
+        async with self.store.transaction() as q:
+            if await q.games(channel_id=channel_id):
+                existing = (await q.games(channel_id=channel_id))[0]
+                raise Conflict(f"this channel already runs game {existing.id} ({existing.name})",
+                               hint="end it first, or create the game in another channel or thread")
+            game_id = await q.insert_game(name=title, ruleset=ruleset, guild_id=guild_id, channel_id=channel_id,
+                                          seed=seed_text, settings=game_settings.to_json(),
+                                          schedule=game_schedule.to_json(), created_at=self.now(), created_by=actor)
+            await q.audit(game_id=game_id, actor=actor, action="create",
+                          detail={"ruleset": ruleset, "name": title, "schedule": game_schedule.describe()},
+                          at=self.now())
+            return await q.game(game_id)
+
+    async def configure(self, game_id: int, *, actor: int, settings: dict | None = None,
+                        schedule: str | Schedule | None = None, name: str | None = None) -> Game:
+        """Change settings, the schedule or the name. A new schedule takes effect from the next deadline,
+        unless the game has none yet (manual until now), when the deadline is set from now."""
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await self._game(q, game_id)
+                if game.status == "ended":
+                    raise WrongTime(f"game {game.id} ({game.name}) has ended")
+                changes: dict = {}
+                detail: dict = {}
+                if settings:
+                    changes["settings"] = self.settings(game).changed(settings).to_json()
+                    detail["settings"] = settings
+                if schedule is not None:
+                    new_schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)
+                    changes["schedule"] = new_schedule.to_json()
+                    detail["schedule"] = new_schedule.describe()
+                    if game.status in ("running", "paused") and (game.deadline_at is None or new_schedule.kind == "manual"):
+                        changes.update(self._deadlines(game, new_schedule, self.now()))
+                if name is not None:
+                    title = " ".join(str(name).split())
+                    if not title or len(title) > 100:
+                        raise InvalidInput("a game's name is 1 to 100 characters")
+                    changes["name"] = title
+                    detail["name"] = title
+                if not changes:
+                    raise InvalidInput("nothing to change", hint="give settings, a schedule or a name")
+                await q.update_game(game.id, **changes)
+                await q.audit(game_id=game.id, actor=actor, action="configure", detail=detail, at=self.now())
+                game = await q.game(game.id)
+        self._schedule_changed(game.id)
+        return game
+
+    async def start_game(self, game_id: int, *, actor: int) -> Game:
+        """Open update 1 for orders: the empty board is snapshot (0, 0)."""
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await self._game(q, game_id)
+                if game.status != "setup":
+                    raise WrongTime(f"game {game.id} ({game.name}) has already started")
+                ruleset = self.ruleset(game)
+                settings = self.settings(game)
+                state = GameState.build(ruleset, [], length=settings.length)
+                now = self.now()
+                await q.insert_snapshot(game_id=game.id, update_no=0, revision=0, base_revision=None,
+                                        state=serialize.dumps(state), orders={}, seed=game.seed, report=None,
+                                        reason="start", created_at=now)
+                await q.update_game(game.id, status="running", update_no=1, snapshot_update=0, snapshot_revision=0,
+                                    **self._deadlines(game, self.schedule(game), now))
+                await q.audit(game_id=game.id, actor=actor, action="start", detail={}, at=now)
+                game = await q.game(game.id)
+                when = f" Orders close at {game.deadline_at:%Y-%m-%d %H:%M} UTC." if game.deadline_at else ""
+                await self._post(q, game, 0, "announcement",
+                                 f"**{game.name}** has started: {ruleset.title}. Join with /join, then place your "
+                                 f"king with /move K(x,y).{when}")
+        self._schedule_changed(game.id)
+        return game
+
+    async def pause_game(self, game_id: int, *, actor: int, reason: str = "") -> Game:
+        """Stop the clock: no deadline falls while paused; resuming shifts it by the paused time."""
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await self._game(q, game_id)
+                if game.status != "running":
+                    raise WrongTime(f"game {game.id} ({game.name}) is {game.status}, not running")
+                now = self.now()
+                await q.update_game(game.id, status="paused", paused_at=now)
+                await q.audit(game_id=game.id, actor=actor, action="pause", detail={"reason": reason[:500]}, at=now)
+                await self._post(q, game, game.update_no, "announcement",
+                                 f"**{game.name}** is paused" + (f": {reason[:500]}" if reason else "."))
+                game = await q.game(game.id)
+        self._schedule_changed(game.id)
+        return game
+
+    async def resume_game(self, game_id: int, *, actor: int) -> Game:
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await self._game(q, game_id)
+                if game.status != "paused":
+                    raise WrongTime(f"game {game.id} ({game.name}) is not paused")
+                now = self.now()
+                paused_for = now - game.paused_at
+                changes = {"status": "running", "paused_at": None}
+                if game.deadline_at is not None:
+                    changes["deadline_at"] = game.deadline_at + paused_for
+                    changes["lock_at"] = game.lock_at + paused_for if game.lock_at else None
+                await q.update_game(game.id, **changes)
+                await q.audit(game_id=game.id, actor=actor, action="resume",
+                              detail={"paused_seconds": round(paused_for.total_seconds())}, at=now)
+                game = await q.game(game.id)
+                when = f" Orders close at {game.deadline_at:%Y-%m-%d %H:%M} UTC." if game.deadline_at else ""
+                await self._post(q, game, game.update_no, "announcement", f"**{game.name}** resumes.{when}")
+        self._schedule_changed(game.id)
+        return game
+
+    async def end_game(self, game_id: int, *, actor: int, reason: str = "") -> Game:
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await self._game(q, game_id)
+                if game.status == "ended":
+                    raise WrongTime(f"game {game.id} ({game.name}) has already ended")
+                if game.claimed_by is not None:
+                    raise WrongTime(f"update {game.update_no} of game {game.id} is being resolved; try again in a moment")
+                await self._finish(q, game, actor, reason or "ended by a moderator")
+                game = await q.game(game.id)
+        self._schedule_changed(game.id)
+        return game
+
+    # ------------------------------------------------------------------ players
+    async def join(self, game_id: int, *, user_id: int, name: str, colour: str) -> Joined:
+        """Become a player: a name and a colour unique in the game (RULES 4: the king placement follows)."""
+        name = clean_name(name)
+        colour = clean_colour(colour)
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await self._game(q, game_id)
+                self._require_live(game)
+                existing = await q.player(game.id, user_id)
+                if existing is not None:
+                    if existing.status == "kicked":
+                        raise NotAllowed(f"a moderator removed you from game {game.id} ({game.name})")
+                    raise Conflict(f"you already play game {game.id} as {existing.name} ({existing.colour})",
+                                   hint="place your king with /move K(x,y) if you have not yet")
+                state = await self._working_state(q, game)
+                taken = await q.player_named(game.id, name)
+                if taken is not None or any(n.casefold() == name.casefold() for n in state.players):
+                    raise Conflict(f"the name {name!r} is taken in this game", hint="choose another with the name option")
+                holder = await q.player_with_colour(game.id, colour)
+                if holder is not None:
+                    raise Conflict(f"{holder.name} already plays {colour} in this game",
+                                   hint="choose another colour; /join lists them as you type")
+                await q.insert_player(game_id=game.id, user_id=user_id, name=name, colour=colour, joined_at=self.now(),
+                                      joined_update=game.update_no)
+                player = await q.player(game.id, user_id)
+        ruleset = self.ruleset(game)
+        king = ruleset.royal_letter or "K"
+        return Joined(game, player, f"place your king with /move {king}(x,y) on an empty square no enemy attacks")
+
+    # ------------------------------------------------------------------ listings
+    async def get_game(self, game_id: int) -> Game:
+        async with self.store.snapshot_read() as q:
+            return await self._game(q, game_id)
+
+    async def games_in(self, *, guild_id: int | None = None, channel_id: int | None = None,
+                       include_ended: bool = False) -> list[Game]:
+        statuses = ("setup", "running", "paused", "ended") if include_ended else ("setup", "running", "paused")
+        async with self.store.snapshot_read() as q:
+            return await q.games(guild_id=guild_id, channel_id=channel_id, statuses=statuses)
+
+    async def games_of(self, user_id: int) -> list[Game]:
+        """The live games a user plays (for a DM order: which game it is for)."""
+        async with self.store.snapshot_read() as q:
+            return await q.games_of_user(user_id)
+
+    async def players(self, game_id: int, *, include_kicked: bool = False) -> list[PlayerRow]:
+        async with self.store.snapshot_read() as q:
+            await self._game(q, game_id)
+            return await q.players(game_id, include_kicked=include_kicked)
+
+    async def audit_log(self, game_id: int):
+        async with self.store.snapshot_read() as q:
+            await self._game(q, game_id)
+            return await q.audit_entries(game_id)
+

@@ -1,0 +1,70 @@
+"""What an update posts, composed from the engine's results (pure functions, run off the event loop).
+
+A draft is ``(kind, body, attachment, filename, recipient)``: the outbox row to be. The kinds:
+
+- ``board``: the board after the update (PNG) with a one-line caption;
+- ``health_image`` and ``health_text``: the health board (RULES 4's lines, exactly);
+- ``events``: event starts and ends, only when some happened;
+- ``report``: the public report of what every order did;
+- ``private_report``: to each player concerned, what happened to them (refusals included);
+- ``timelapse``: the session as an animated GIF, when a game ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.report import Report, render
+from bot.engine.ruleset import Ruleset
+from bot.engine.standings import health_board_lines
+from bot.engine.state import GameState
+from bot.render.board import render_board
+from bot.render.healthboard import render_health_board
+from bot.render.timelapse import render_timelapse
+
+__all__ = ["Draft", "update_posts", "timelapse_post", "EVENT_ENTRIES"]
+
+EVENT_ENTRIES = ("event_start", "event_end")
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    kind: str
+    body: str
+    attachment: bytes | None = None
+    filename: str | None = None
+    recipient: int | None = None
+
+
+def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: Report,
+                 user_ids: dict[str, int], game_name: str, palette: str = "default") -> list[Draft]:
+    """Every post of one resolved update, in the order they should appear."""
+    number = report.update
+    board = render_board(ruleset, after, palette=palette)
+    health = render_health_board(ruleset, after, palette=palette)
+    lines = health_board_lines(ruleset, after)
+    drafts = [
+        Draft("board", f"**{game_name}**: the board after update {number}.", board.png, "board.png"),
+        Draft("health_image", f"{ruleset.economy.currency.capitalize()} board after update {number}.",
+              health.png, "health.png"),
+        Draft("health_text", "\n".join(lines) if lines else "No player has pieces on the board yet.", None,
+              "health.txt"),
+    ]
+    events = [e for e in report.entries if e.type in EVENT_ENTRIES]
+    if events:
+        drafts.append(Draft("events", render(events, None, number), None, "events.md"))
+    drafts.append(Draft("report", report.text(), None, "report.md"))
+    for name in sorted(user_ids):
+        own = [e for e in report.entries if e.players and name in e.players
+               and (e.audience == "public" or e.players[0] == name)]
+        if own:
+            drafts.append(Draft("private_report", render(own, name, number), None, f"{name}.md", user_ids[name]))
+    return drafts
+
+
+def timelapse_post(ruleset: Ruleset, states: list[GameState], palette: str = "default") -> tuple | None:
+    """``(kind, body, attachment, filename)`` of the session's timelapse, or None before any update."""
+    if len(states) < 2:
+        return None
+    gif = render_timelapse(ruleset, states, palette=palette)
+    return ("timelapse", f"The whole session, update by update ({len(states) - 1} updates).", gif, "timelapse.gif")

@@ -1,0 +1,183 @@
+"""Delivering the outbox: publishers, and the relay that retries them.
+
+A :class:`Publisher` turns one outbox row into a post somewhere (Discord, files, memory) and
+returns what it made of it (a message id, a path). It raises :class:`PublishError` for a failure
+worth retrying (a network error, a rate limit, Discord down) and :class:`UndeliverableError` for
+one that never will succeed. Publishing must be idempotent per row: the relay may publish a row
+again after a crash between publishing and marking it sent (the file publisher rewrites the same
+file; the Discord publisher sends a nonce derived from the row id).
+
+The :class:`OutboxRelay` delivers due rows in id order, marks each sent exactly once, backs off
+on failures, and keeps each game's posts in order: after a failure, that game's later posts wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import tempfile
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Protocol
+
+from bot.store import Post
+
+from .faults import fault_point
+
+__all__ = ["Publisher", "PublishError", "UndeliverableError", "FilePublisher", "MemoryPublisher", "OutboxRelay",
+           "post_path"]
+
+log = logging.getLogger(__name__)
+
+#: seconds to wait before the 1st, 2nd, ... retry of a failed post (the last one repeats)
+BACKOFF = (1, 2, 5, 15, 60, 300)
+
+
+class PublishError(Exception):
+    """Delivery failed for now; the relay retries later."""
+
+
+class UndeliverableError(PublishError):
+    """Delivery can never succeed (the channel is gone); the row is closed with the reason."""
+
+
+class Publisher(Protocol):
+    async def publish(self, post: Post) -> str:
+        """Deliver ``post``; return what was made (a message id or a path)."""
+
+
+def post_path(post: Post) -> str:
+    """Where the file publisher puts a post, relative to ``posts/`` (INTERFACES.md layout)."""
+    if post.kind == "timelapse":
+        return "timelapse.gif"
+    folder = f"{post.update_no:04d}"
+    if post.kind == "private_report":
+        return f"{folder}/private/{post.filename}"
+    if post.kind in ("announcement", "notice", "reminder"):
+        where = f"{folder}/private" if post.recipient is not None else folder
+        to = f"-to-{post.recipient}" if post.recipient is not None else ""
+        return f"{where}/{post.kind}-{post.id:06d}{to}.md"
+    return f"{folder}/{post.filename}"
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+class FilePublisher:
+    """Posts as files under ``root`` (``root/0001/board.png``, ...); rewriting a file is harmless."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+
+    async def publish(self, post: Post) -> str:
+        relative = post_path(post)
+        target = self.root / relative
+        try:
+            if post.attachment is not None:
+                await asyncio.to_thread(_write_atomically, target, post.attachment)
+                if post.kind in ("announcement", "notice", "reminder") and post.filename:
+                    picture = target.with_name(f"{target.stem}-{post.filename}")
+                    await asyncio.to_thread(_write_atomically, picture, post.attachment)
+                    await asyncio.to_thread(_write_atomically, target, (post.body + "\n").encode())
+            else:
+                await asyncio.to_thread(_write_atomically, target, (post.body + "\n").encode())
+        except OSError as exc:
+            raise PublishError(f"cannot write {target}: {exc}") from exc
+        return relative
+
+
+@dataclass
+class MemoryPublisher:
+    """Keeps posts in a list (tests). ``failures``: how many times each post fails before it goes
+    through; ``undeliverable``: kinds that always fail for good."""
+
+    failures: int = 0
+    undeliverable: tuple[str, ...] = ()
+    delivered: list[Post] = field(default_factory=list)
+    attempts: dict[int, int] = field(default_factory=dict)
+
+    async def publish(self, post: Post) -> str:
+        self.attempts[post.id] = self.attempts.get(post.id, 0) + 1
+        if post.kind in self.undeliverable:
+            raise UndeliverableError(f"cannot deliver a {post.kind}")
+        if self.attempts[post.id] <= self.failures:
+            raise PublishError(f"simulated failure {self.attempts[post.id]} of post {post.id}")
+        self.delivered.append(post)
+        return f"memory-{post.id}"
+
+
+class OutboxRelay:
+    """Delivers the outbox through a publisher, with retries; ``run()`` until cancelled."""
+
+    def __init__(self, service, publisher: Publisher, *, poll_seconds: float = 5.0) -> None:
+        self.service = service
+        self.publisher = publisher
+        self.poll_seconds = poll_seconds
+
+    async def deliver_due(self) -> int:
+        """Publish every post that is due now; the number delivered."""
+        store = self.service.store
+        delivered = 0
+        held: set[int] = set()          # games with a failed post this round: their later posts wait
+        while True:
+            async with store.snapshot_read() as q:
+                due = [p for p in await q.due_posts(self.service.now(), limit=100) if p.game_id not in held]
+            if not due:
+                return delivered
+            progress = False
+            for post in due:
+                if post.game_id in held:
+                    continue
+                try:
+                    made = await self.publisher.publish(post)
+                except UndeliverableError as exc:
+                    log.warning("post %s of game %s cannot be delivered: %s", post.id, post.game_id, exc)
+                    async with store.transaction() as q:
+                        await q.mark_failed(post.id, str(exc), None)
+                        await q.mark_sent(post.id, self.service.now(), None)
+                    progress = True
+                    continue
+                except PublishError as exc:
+                    held.add(post.game_id)
+                    wait = BACKOFF[min(post.attempts, len(BACKOFF) - 1)]
+                    log.info("post %s of game %s failed (attempt %s), retrying in %s s: %s",
+                             post.id, post.game_id, post.attempts + 1, wait, exc)
+                    async with store.transaction() as q:
+                        await q.mark_failed(post.id, str(exc), self.service.now() + timedelta(seconds=wait))
+                    continue
+                fault_point("mid_publish", post.update_no)
+                async with store.transaction() as q:
+                    if await q.mark_sent(post.id, self.service.now(), made):
+                        delivered += 1
+                progress = True
+            if not progress:
+                return delivered
+
+    async def run(self) -> None:
+        """Deliver as posts arrive (woken by the service) and as retries fall due."""
+        while True:
+            self.service.posts_waiting.clear()
+            try:
+                await self.deliver_due()
+            except Exception:          # a bug or a locked database must not stop delivery for good
+                log.exception("the outbox relay failed; retrying")
+            async with self.service.store.snapshot_read() as q:
+                retry_at = await q.next_retry_at()
+            timeout = self.poll_seconds
+            if retry_at is not None:
+                timeout = max(0.05, min(timeout, (retry_at - self.service.now()).total_seconds()))
+            try:
+                await asyncio.wait_for(self.service.posts_waiting.wait(), timeout)
+            except asyncio.TimeoutError:
+                pass

@@ -1,0 +1,135 @@
+"""A game's settings and its schedule: plain values, validated, stored as JSON in the games table.
+
+A schedule says when deadlines fall: ``manual`` (a moderator resolves each update), an interval
+(``every 30 minutes``, ``every 2 hours``, ``every 45 seconds``) or a daily time in UTC (``daily
+18:00``). The lock falls ``lock_before`` minutes before each deadline; reminders ``remind_before``
+minutes before the lock. Daily times are computed with APScheduler's cron trigger, the same
+arithmetic the scheduler fires on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, fields, replace
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from apscheduler.triggers.cron import CronTrigger
+
+from .errors import InvalidInput
+
+__all__ = ["GameSettings", "Schedule", "MAX_NAME_LENGTH"]
+
+MAX_NAME_LENGTH = 32
+_SECRET_NOTICE = "{player} has submitted a secret move"
+
+
+@dataclass(frozen=True, slots=True)
+class GameSettings:
+    """``length``: updates in the session (None: never-ending); ``secret_notice``: what the channel
+    is told of a secret order (``{player}`` is replaced; empty: nothing); ``lock_before`` and
+    ``remind_before``: minutes; ``palette``: the board's colours (default or colour-blind)."""
+
+    length: int | None = None
+    secret_notice: str = _SECRET_NOTICE
+    lock_before: float = 0
+    remind_before: float = 60
+    palette: str = "default"
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> "GameSettings":
+        return cls().changed(raw)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def changed(self, values: dict[str, Any]) -> "GameSettings":
+        """These settings with ``values`` applied, each checked; an unknown key is refused by name."""
+        from bot.render.palette import PALETTES
+
+        known = {f.name for f in fields(self)}
+        for key in values:
+            if key not in known:
+                raise InvalidInput(f"unknown setting {key!r}", hint=f"settings are {', '.join(sorted(known))}")
+        new = replace(self, **values)
+        if new.length is not None and (not isinstance(new.length, int) or isinstance(new.length, bool)
+                                       or not 1 <= new.length <= 100_000):
+            raise InvalidInput(f"length must be a whole number of updates from 1 to 100,000, not {new.length!r}",
+                               hint="leave it empty for a never-ending game")
+        if not isinstance(new.secret_notice, str) or len(new.secret_notice) > 200:
+            raise InvalidInput("secret_notice must be a text of at most 200 characters",
+                               hint="write {player} where the player's name goes")
+        for name in ("lock_before", "remind_before"):
+            value = getattr(new, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 7 * 24 * 60:
+                raise InvalidInput(f"{name} must be a number of minutes from 0 to 10,080 (a week), not {value!r}")
+        if new.palette not in PALETTES:
+            raise InvalidInput(f"palette must be one of {', '.join(PALETTES)}, not {new.palette!r}")
+        return new
+
+    def secret_notice_for(self, player: str) -> str:
+        return self.secret_notice.replace("{player}", player)
+
+
+_INTERVAL = re.compile(r"^every\s+(\d+)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?)$")
+_DAILY = re.compile(r"^(?:daily|every\s+day)(?:\s+at)?\s+(\d{1,2}):(\d{2})(?:\s*utc)?$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """When the deadlines of a game fall."""
+
+    kind: str = "manual"            # manual | interval | daily
+    seconds: int | None = None      # interval
+    at: str | None = None           # daily: "HH:MM" in UTC
+
+    @classmethod
+    def parse(cls, text: str) -> "Schedule":
+        """``manual``, ``every 30 minutes`` (s, m, h units), ``daily 18:00`` or ``every day at 18:00``."""
+        words = " ".join(str(text).strip().lower().split())
+        if words == "manual":
+            return cls()
+        match = _INTERVAL.match(words)
+        if match:
+            seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)[0]]
+            if not 10 <= seconds <= 30 * 24 * 3600:
+                raise InvalidInput(f"an interval must be from 10 seconds to 30 days, not {text!r}")
+            return cls("interval", seconds=seconds)
+        match = _DAILY.match(words)
+        if match:
+            hour, minute = int(match.group(1)), int(match.group(2))
+            if hour > 23 or minute > 59:
+                raise InvalidInput(f"{text!r} is not a time of day", hint="write daily HH:MM, e.g. daily 18:00")
+            return cls("daily", at=f"{hour:02d}:{minute:02d}")
+        raise InvalidInput(f"{text!r} is not a schedule",
+                           hint="write manual, every 30 minutes, every 2 hours, or daily 18:00 (UTC)")
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> "Schedule":
+        return cls(raw.get("kind", "manual"), raw.get("seconds"), raw.get("at"))
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    def describe(self) -> str:
+        if self.kind == "interval":
+            seconds = self.seconds or 0
+            for unit, size in (("hour", 3600), ("minute", 60)):
+                if seconds % size == 0:
+                    count = seconds // size
+                    return f"every {count} {unit}{'s' if count != 1 else ''}"
+            return f"every {seconds} seconds"
+        if self.kind == "daily":
+            return f"every day at {self.at} UTC"
+        return "manual (a moderator resolves each update)"
+
+    def next_deadline(self, after: datetime) -> datetime | None:
+        """The first deadline strictly after ``after`` (None for a manual schedule)."""
+        if self.kind == "interval":
+            return after + timedelta(seconds=self.seconds)
+        if self.kind == "daily":
+            hour, minute = (int(part) for part in self.at.split(":"))
+            trigger = CronTrigger(hour=hour, minute=minute, second=0, timezone=timezone.utc)
+            return trigger.get_next_fire_time(None, after + timedelta(microseconds=1))
+        return None

@@ -1,0 +1,390 @@
+"""The update: lock, resolve once, store, announce; extend, roll back, replay.
+
+``resolve_if_due(game_id, update_no)`` is idempotent. It claims the game in one transaction (only
+one caller, in any process, gets the claim), runs the engine and the renderer off the event loop,
+then stores the snapshot, the orders' outcomes and every post in one transaction. A process that
+dies holding a claim leaves it stale; the next call (or :meth:`recover` at start-up) takes it over,
+so an update is never lost and never resolved twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bot.engine import serialize
+from bot.engine.report import Report
+from bot.engine.resolution import resolve
+from bot.engine.state import GameState
+from bot.render.board import render_board
+from bot.store import Game
+
+from .base import ServiceBase, with_joiners
+from .errors import InvalidInput, NotFound, WrongTime
+from .faults import fault_point
+from .posts import update_posts
+
+__all__ = ["UpdateCases", "Resolution", "HistoryEntry", "CLAIM_LEASE"]
+
+#: a claim older than this is taken over even when its holder cannot be checked (another host)
+CLAIM_LEASE = timedelta(minutes=15)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What ``resolve_if_due`` did: ``resolved``, or why not (``not_due``, ``already_resolved``,
+    ``busy``: another caller holds the claim, ``not_running``: setup, paused or ended)."""
+
+    game_id: int
+    update_no: int
+    outcome: str
+    report: Report | None = None
+    ended: bool = False
+
+    @property
+    def resolved(self) -> bool:
+        return self.outcome == "resolved"
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    update_no: int
+    revision: int
+    orders: dict[str, str]
+    report: Report | None
+    state: GameState
+    reason: str
+
+
+def _holder_alive(holder: str) -> bool | None:
+    """Whether the process named by a claim still runs: True, False, or None (another host)."""
+    try:
+        host, pid, _ = holder.split(":")
+        pid_number = int(pid)
+    except ValueError:
+        return False
+    if host != socket.gethostname():
+        return None
+    try:
+        os.kill(pid_number, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class UpdateCases(ServiceBase):
+    # ------------------------------------------------------------------ claims
+    def _claim_is_stale(self, game: Game, now: datetime) -> bool:
+        if game.claimed_by is None or game.claimed_by == self.holder:
+            return False
+        alive = _holder_alive(game.claimed_by)
+        if alive is False:
+            return True
+        if alive and game.claimed_by.split(":")[1] == str(os.getpid()):
+            return True                       # this very process, from an earlier run of the service
+        return game.claimed_at is not None and now - game.claimed_at > CLAIM_LEASE
+
+    async def recover(self) -> list[int]:
+        """At start-up: release the claims of dead processes; returns the games whose claim was freed.
+        Their locked orders stay locked, and the next ``resolve_if_due`` resolves the update once."""
+        freed = []
+        now = self.now()
+        async with self.store.transaction() as q:
+            for game in await q.games(statuses=("running", "paused")):
+                if self._claim_is_stale(game, now):
+                    await q.update_game(game.id, claimed_by=None, claimed_at=None)
+                    freed.append(game.id)
+        return freed
+
+    # ------------------------------------------------------------------ the lock
+    async def lock_orders(self, game_id: int, *, actor: int | None = None) -> Game:
+        """Freeze the order book of the open update (a moderator, or the scheduler at the lock time)."""
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await self._game(q, game_id)
+                self._require_live(game)
+                if game.locked:
+                    raise WrongTime(f"orders for update {game.update_no} are already locked")
+                await self._lock(q, game, actor)
+                return await q.game(game.id)
+
+    async def _lock(self, q, game: Game, actor: int | None) -> None:
+        await q.update_game(game.id, locked=True)
+        await q.move_orders(game.id, game.update_no, "pending", "locked")
+        if actor is not None:
+            await q.audit(game_id=game.id, actor=actor, action="lock", detail={"update": game.update_no}, at=self.now())
+        when = f"; the update resolves at {game.deadline_at:%Y-%m-%d %H:%M} UTC" if game.deadline_at else ""
+        await self._post(q, game, game.update_no, "announcement",
+                         f"Orders for update {game.update_no} are locked{when}.")
+
+    async def lock_if_due(self, game_id: int, update_no: int) -> bool:
+        """The scheduler's lock job: lock ``update_no`` if its lock time has come (once)."""
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await q.game(game_id)
+                if (game is None or game.status != "running" or game.update_no != update_no or game.locked
+                        or game.lock_at is None or game.lock_at > self.now()):
+                    return False
+                await self._lock(q, game, None)
+                return True
+
+    async def remind_if_due(self, game_id: int, update_no: int) -> bool:
+        """The scheduler's reminder: once per deadline, ``remind_before`` minutes before the lock,
+        tell the channel who has not ordered yet ("3 of 7 players have not moved"). True if sent."""
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await q.game(game_id)
+                if (game is None or game.status != "running" or game.update_no != update_no or game.locked
+                        or game.deadline_at is None or game.reminded_for == game.deadline_at):
+                    return False
+                remind_at = (game.lock_at or game.deadline_at) - timedelta(minutes=self.settings(game).remind_before)
+                if self.settings(game).remind_before <= 0 or self.now() < remind_at:
+                    return False
+                players = await q.players(game.id)
+                ordered = {o.user_id for o in await q.live_orders(game.id, update_no)}
+                waiting = sorted(p.name for p in players if p.user_id not in ordered)
+                await q.update_game(game.id, reminded_for=game.deadline_at)
+                if not waiting:
+                    return False
+                closes = game.lock_at or game.deadline_at
+                await self._post(q, game, update_no, "reminder",
+                                 f"{len(waiting)} of {len(players)} players have not moved for update {update_no}: "
+                                 f"{', '.join(waiting)}. Orders close at {closes:%Y-%m-%d %H:%M} UTC.")
+                return True
+
+    async def unlock_orders(self, game_id: int, *, actor: int) -> Game:
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await self._game(q, game_id)
+                self._require_live(game)
+                if not game.locked:
+                    raise WrongTime(f"orders for update {game.update_no} are not locked")
+                if game.claimed_by is not None:
+                    raise WrongTime(f"update {game.update_no} is being resolved and cannot be unlocked")
+                await q.update_game(game.id, locked=False)
+                await q.move_orders(game.id, game.update_no, "locked", "pending")
+                await q.audit(game_id=game.id, actor=actor, action="unlock", detail={"update": game.update_no},
+                              at=self.now())
+                await self._post(q, game, game.update_no, "announcement",
+                                 f"Orders for update {game.update_no} are open again.")
+                return await q.game(game.id)
+
+    # ------------------------------------------------------------------ resolution
+    async def resolve_now(self, game_id: int, *, actor: int) -> Resolution:
+        """A moderator's "resolve now": the open update, whatever its deadline (audited)."""
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+        if game.status != "running":
+            raise WrongTime(f"game {game.id} ({game.name}) is {game.status}, not running")
+        result = await self.resolve_if_due(game.id, game.update_no, force=True)
+        if result.outcome == "busy":
+            raise WrongTime(f"update {game.update_no} is already being resolved")
+        if result.resolved:
+            async with self.store.transaction() as q:
+                await q.audit(game_id=game.id, actor=actor, action="resolve", detail={"update": game.update_no},
+                              at=self.now())
+        return result
+
+    async def resolve_if_due(self, game_id: int, update_no: int, *, force: bool = False) -> Resolution:
+        """Resolve ``update_no`` if it is the open update and its deadline has passed (or ``force``).
+        Safe to call any number of times, from any number of processes: it resolves once."""
+        claimed = await self._claim(game_id, update_no, force)
+        if isinstance(claimed, Resolution):
+            return claimed
+        game, ruleset, state, orders, joiners, user_ids = claimed
+        fault_point("after_claim", update_no)
+        new_state, report = await asyncio.to_thread(resolve, ruleset, state, orders, game.seed)
+        fault_point("after_engine", update_no)
+        palette = self.settings(game).palette
+        drafts = await asyncio.to_thread(update_posts, ruleset, state, new_state, report, user_ids, game.name, palette)
+        ended = await self._commit(game, update_no, new_state, report, orders, joiners, drafts)
+        if ended is None:
+            return Resolution(game_id, update_no, "busy")
+        fault_point("after_commit", update_no)
+        self._schedule_changed(game_id)
+        return Resolution(game_id, update_no, "resolved", report, ended)
+
+    async def _claim(self, game_id: int, update_no: int, force: bool):
+        now = self.now()
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await self._game(q, game_id)
+                if game.update_no > update_no or game.status == "ended":
+                    return Resolution(game_id, update_no, "already_resolved")
+                if game.status != "running" or game.update_no != update_no:
+                    return Resolution(game_id, update_no, "not_running")
+                if game.claimed_by is not None:
+                    if not self._claim_is_stale(game, now):
+                        return Resolution(game_id, update_no, "busy")
+                    await q.update_game(game.id, claimed_by=None, claimed_at=None)
+                if not force and (game.deadline_at is None or game.deadline_at > now):
+                    return Resolution(game_id, update_no, "not_due")
+                if not await q.claim(game.id, update_no, self.holder, now):
+                    return Resolution(game_id, update_no, "busy")
+                await q.move_orders(game.id, update_no, "pending", "locked")
+                ruleset = self.ruleset(game)
+                base = await self._snapshot_state(q, game)
+                joiners = await self._joiners(q, game, base)
+                state = with_joiners(ruleset, base, joiners)
+                players = {row.user_id: row.name for row in await q.players(game.id)}
+                orders = {players[o.user_id]: o.canonical for o in await q.live_orders(game.id, update_no)
+                          if o.user_id in players}
+                user_ids = {name: user_id for user_id, name in players.items()}
+                return await q.game(game.id), ruleset, state, orders, joiners, user_ids
+
+    async def _commit(self, game: Game, update_no: int, new_state: GameState, report: Report,
+                      orders: dict[str, str], joiners, drafts) -> bool | None:
+        """Store the update in one transaction; None if the claim was lost meanwhile."""
+        async with self.lock_for(game.id):
+            async with self.store.transaction() as q:
+                current = await q.game(game.id)
+                if current.claimed_by != self.holder or current.update_no != update_no:
+                    return None
+                now = self.now()
+                revision = await q.next_revision(game.id, update_no)
+                await q.insert_snapshot(game_id=game.id, update_no=update_no, revision=revision,
+                                        base_revision=current.snapshot_revision, state=serialize.dumps(new_state),
+                                        orders=orders, joiners=joiners, seed=current.seed, report=report.to_json(),
+                                        reason="update", created_at=now)
+                refusals = {e.players[0]: e.data.get("reason", "refused") for e in report.of_type("refused")}
+                names = {row.user_id: row.name for row in await q.players(game.id, include_kicked=True)}
+                for order in await q.live_orders(game.id, update_no):
+                    name = names.get(order.user_id)
+                    if name in refusals:
+                        await q.set_order_status(order.id, "refused", refusals[name])
+                    else:
+                        await q.set_order_status(order.id, "resolved")
+                for draft in drafts:
+                    await self._post(q, current, update_no, draft.kind, draft.body, draft.attachment, draft.filename,
+                                     draft.recipient)
+                schedule = self.schedule(current)
+                next_deadline = None
+                if current.deadline_at is not None:
+                    next_deadline = schedule.next_deadline(current.deadline_at)
+                if next_deadline is None or next_deadline <= now:
+                    next_deadline = schedule.next_deadline(now)
+                lock_before = timedelta(minutes=self.settings(current).lock_before)
+                await q.update_game(game.id, update_no=update_no + 1, snapshot_update=update_no,
+                                    snapshot_revision=revision, locked=False, claimed_by=None, claimed_at=None,
+                                    deadline_at=next_deadline, reminded_for=None,
+                                    lock_at=None if next_deadline is None else max(now, next_deadline - lock_before))
+                self._states[game.id] = ((update_no, revision), new_state)
+                length = self.settings(current).length
+                ended = length is not None and update_no >= length
+                if ended:
+                    await self._finish(q, await q.game(game.id), 0, f"all {length} updates are played")
+                return ended
+
+    # ------------------------------------------------------------------ moderator timing
+    async def extend(self, game_id: int, *, minutes: float, actor: int) -> Game:
+        """Move the deadline (and the lock) later; refused while paused. A lock that moves into the
+        future reopens the order book."""
+        if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not 0 < minutes <= 7 * 24 * 60:
+            raise InvalidInput(f"extend by 1 minute to a week (10,080 minutes), not {minutes!r}")
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await self._game(q, game_id)
+                self._require_live(game)
+                if game.status == "paused":
+                    raise WrongTime(f"game {game.id} is paused: its clock is stopped",
+                                    hint="resume it first; the deadline then moves by the paused time")
+                if game.deadline_at is None:
+                    raise WrongTime(f"game {game.id} has no deadline (its schedule is manual)",
+                                    hint="set a schedule with /game schedule, or resolve with /mod resolve")
+                if game.claimed_by is not None:
+                    raise WrongTime(f"update {game.update_no} is being resolved; it is too late to extend it")
+                now = self.now()
+                delta = timedelta(minutes=minutes)
+                deadline = game.deadline_at + delta
+                lock_at = (game.lock_at or game.deadline_at) + delta
+                changes = {"deadline_at": deadline, "lock_at": lock_at, "reminded_for": None}
+                if game.locked and lock_at > now:
+                    changes["locked"] = False
+                    await q.move_orders(game.id, game.update_no, "locked", "pending")
+                await q.update_game(game.id, **changes)
+                await q.audit(game_id=game.id, actor=actor, action="extend",
+                              detail={"minutes": minutes, "deadline": deadline.isoformat()}, at=now)
+                await self._post(q, game, game.update_no, "announcement",
+                                 f"The deadline of update {game.update_no} is extended to "
+                                 f"{deadline:%Y-%m-%d %H:%M} UTC.")
+                game = await q.game(game.id)
+        self._schedule_changed(game.id)
+        return game
+
+    async def rollback(self, game_id: int, *, to_update: int, actor: int, reason: str = "") -> Game:
+        """Make update ``to_update``'s last revision current again. Later snapshots are kept, marked
+        rolled back; pending orders are cancelled (their players are told); nothing posted is deleted."""
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await self._game(q, game_id)
+                self._require_live(game)
+                if game.claimed_by is not None:
+                    raise WrongTime(f"update {game.update_no} is being resolved; roll back once it is posted")
+                if isinstance(to_update, bool) or not isinstance(to_update, int) or not 0 <= to_update < game.snapshot_update:
+                    raise InvalidInput(f"roll back to an earlier update, 0 to {game.snapshot_update - 1}, not {to_update!r}"
+                                       if game.snapshot_update else "there is no earlier update to roll back to",
+                                       hint=f"the board now shows the position after update {game.snapshot_update}")
+                target = await q.current_revision(game.id, to_update)
+                undone = await q.roll_back_after(game.id, to_update)
+                now = self.now()
+                players = {row.user_id: row.name for row in await q.players(game.id, include_kicked=True)}
+                for order in await q.live_orders(game.id, game.update_no):
+                    await q.set_order_status(order.id, "cancelled")
+                    await self._post(q, game, to_update + 1, "notice",
+                                     f"Your order `{order.canonical}` for update {game.update_no} of {game.name} was "
+                                     f"cancelled: a moderator rolled the game back to update {to_update}. "
+                                     f"Send an order for update {to_update + 1}.", recipient=order.user_id)
+                changes = {"update_no": to_update + 1, "snapshot_update": to_update,
+                           "snapshot_revision": target.revision, "locked": False}
+                changes.update(self._deadlines(game, self.schedule(game), now))
+                await q.update_game(game.id, **changes)
+                await q.audit(game_id=game.id, actor=actor, action="rollback",
+                              detail={"to": to_update, "from": game.snapshot_update, "snapshots_undone": undone,
+                                      "reason": reason[:500]}, at=now)
+                self._forget_state(game.id)
+                game = await q.game(game.id)
+                state = serialize.loads(target.state)
+                board = await asyncio.to_thread(render_board, self.ruleset(game), state,
+                                                palette=self.settings(game).palette)
+                why = f" ({reason[:500]})" if reason else ""
+                await self._post(q, game, to_update, "announcement",
+                                 f"A moderator rolled **{game.name}** back to the board after update {to_update}"
+                                 f"{why}. Orders are open for update {to_update + 1}; orders sent for later updates "
+                                 f"were cancelled (their players were told). {len(players)} players are in the game.",
+                                 board.png, "board.png")
+        self._schedule_changed(game.id)
+        return game
+
+    # ------------------------------------------------------------------ history
+    async def history(self, game_id: int, update_no: int) -> HistoryEntry:
+        """An earlier update as it stands now: its state, its orders and its report."""
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+            if game.snapshot_update is None:
+                raise WrongTime(f"game {game.id} has not started yet")
+            if isinstance(update_no, bool) or not isinstance(update_no, int) or not 0 <= update_no <= game.snapshot_update:
+                raise NotFound(f"game {game.id} has updates 0 to {game.snapshot_update}, not {update_no!r}")
+            snapshot = await q.current_revision(game.id, update_no)
+            resolved = await q.resolved_revision(game.id, update_no) or snapshot   # edited since: its report
+        report = None if resolved.report is None else Report.from_json(resolved.report)
+        return HistoryEntry(snapshot.update_no, snapshot.revision, resolved.orders, report,
+                            serialize.loads(snapshot.state), snapshot.reason)
+
+    async def replay(self, game_id: int, update_no: int) -> bool:
+        """Re-resolve a stored update from its base, orders and seed: True if it gives the same state."""
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+            snapshot = await q.resolved_revision(game.id, update_no)
+            if snapshot is None:
+                raise NotFound(f"update {update_no} of game {game.id} was not resolved by the engine")
+            base = await q.snapshot(game.id, update_no - 1, snapshot.base_revision)
+        ruleset = self.ruleset(game)
+        state = with_joiners(ruleset, serialize.loads(base.state), snapshot.joiners)
+        new_state, _ = await asyncio.to_thread(resolve, ruleset, state, snapshot.orders, snapshot.seed)
+        return serialize.dumps(new_state) == snapshot.state
+

@@ -1,0 +1,170 @@
+"""What players and moderators look at: the board, the health board, their own view, the order
+status of an update. Reads only; pictures are drawn off the event loop.
+
+Secrecy: :meth:`ViewCases.order_status` tells who has and has not ordered, never what; a player's
+own order is only in :meth:`ViewCases.player_view`, asked for by that player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.engine.model import format_amount
+from bot.engine.report import Report, render
+from bot.engine.standings import health_board_lines
+from bot.engine.validation import legal_destinations
+from bot.render.board import render_board
+from bot.render.diagrams import render_piece_sheet
+from bot.render.healthboard import render_health_board
+from bot.store import Game
+
+from .base import ServiceBase
+from .errors import InvalidInput, NotFound
+from .moderation import parse_square
+
+__all__ = ["ViewCases", "PlayerView", "OrderStatus", "Picture", "MAX_RADIUS"]
+
+MAX_RADIUS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    png: bytes
+    filename: str
+    caption: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    game: Game
+    name: str
+    colour: str
+    balance: str
+    pieces: int
+    has_king: bool
+    order: str | None               # the pending canonical order (only ever shown to its owner)
+    order_secret: bool
+    last_report: str | None         # what happened to them in the last update
+
+
+@dataclass(frozen=True, slots=True)
+class OrderStatus:
+    game: Game
+    update_no: int
+    ordered: tuple[str, ...]        # names, by name
+    waiting: tuple[str, ...]
+    locked: bool
+    deadline_at: datetime | None
+
+    def text(self) -> str:
+        lines = [f"Update {self.update_no} of {self.game.name}: {len(self.ordered)} of "
+                 f"{len(self.ordered) + len(self.waiting)} players have ordered"
+                 + (" (orders are locked)" if self.locked else "") + "."]
+        if self.waiting:
+            lines.append("Not yet: " + ", ".join(self.waiting))
+        if self.deadline_at:
+            lines.append(f"Deadline: {self.deadline_at:%Y-%m-%d %H:%M} UTC")
+        return "\n".join(lines)
+
+
+class ViewCases(ServiceBase):
+    async def board_picture(self, game_id: int, *, center: str | None = None, radius: int | None = None,
+                            piece: str | None = None, user_id: int | None = None) -> Picture:
+        """The current board; around ``center`` within ``radius``; or one of the caller's pieces
+        (``piece``: its square) with its legal destinations framed."""
+        if radius is not None and (isinstance(radius, bool) or not isinstance(radius, int) or not 1 <= radius <= MAX_RADIUS):
+            raise InvalidInput(f"the radius is 1 to {MAX_RADIUS} squares, not {radius!r}")
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+            self._require_live_or_ended(game)
+            state = await self._working_state(q, game)
+        ruleset = self.ruleset(game)
+        highlight = None
+        middle = parse_square(center) if center else None
+        caption = f"{game.name}: the board for update {game.update_no}"
+        if piece:
+            square = parse_square(piece)
+            pieces = state.board.at(square)
+            if not pieces:
+                raise NotFound(f"there is no piece on ({square[0]},{square[1]})")
+            chosen = pieces[0]
+            position = self.position_for(ruleset, state)
+            destinations = legal_destinations(position, chosen, state=state)
+            highlight = sorted(destinations)
+            middle = middle or square
+            caption = (f"{game.name}: the {ruleset.kind(chosen.kind).name} on ({square[0]},{square[1]}) "
+                       f"can move to {len(highlight)} squares (framed)")
+        palette = self.settings(game).palette
+        rendered = await asyncio.to_thread(render_board, ruleset, state, center=middle,
+                                           radius=radius if middle else None, highlight=highlight, palette=palette)
+        return Picture(rendered.png, "board.png", caption)
+
+    @staticmethod
+    def position_for(ruleset, state):
+        from bot.engine.abilities import position_for
+
+        return position_for(ruleset, state)
+
+    async def health_board(self, game_id: int) -> tuple[list[str], Picture]:
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+            self._require_live_or_ended(game)
+            state = await self._working_state(q, game)
+        ruleset = self.ruleset(game)
+        lines = health_board_lines(ruleset, state)
+        rendered = await asyncio.to_thread(render_health_board, ruleset, state, palette=self.settings(game).palette)
+        return lines, Picture(rendered.png, "health.png", f"{game.name}: {ruleset.economy.currency} board")
+
+    async def piece_sheet(self, game_id: int) -> Picture:
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+        ruleset = self.ruleset(game)
+        rendered = await asyncio.to_thread(render_piece_sheet, ruleset)
+        return Picture(rendered.png, "pieces.png", f"The pieces of {ruleset.title}")
+
+    async def player_view(self, game_id: int, *, user_id: int) -> PlayerView:
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+            row = await self._player(q, game, user_id)
+            state = await self._working_state(q, game)
+            order = await q.live_order(game.id, game.update_no, user_id)
+            last = await q.resolved_revision(game.id, game.snapshot_update) if game.snapshot_update else None
+        ruleset = self.ruleset(game)
+        player = state.players[row.name]
+        pieces = state.board.owned_by(row.name)
+        last_report = None
+        if last is not None and last.report is not None:
+            report = Report.from_json(last.report)
+            own = [e for e in report.entries if e.players and row.name in e.players
+                   and (e.audience == "public" or e.players[0] == row.name)]
+            last_report = render(own, row.name, report.update) if own else None
+        return PlayerView(game, row.name, row.colour, format_amount(player.balance), len(pieces),
+                          any(ruleset.kind(p.kind).royal for p in pieces),
+                          None if order is None else order.canonical, bool(order and order.secret), last_report)
+
+    async def order_status(self, game_id: int) -> OrderStatus:
+        """Who has ordered for the open update and who has not (never what they ordered)."""
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+            players = await q.players(game.id)
+            live = {o.user_id for o in await q.live_orders(game.id, game.update_no)}
+        ordered = tuple(sorted(p.name for p in players if p.user_id in live))
+        waiting = tuple(sorted(p.name for p in players if p.user_id not in live))
+        return OrderStatus(game, game.update_no, ordered, waiting, game.locked, game.deadline_at)
+
+    async def history_picture(self, game_id: int, update_no: int) -> tuple[Picture, str]:
+        """The board after an earlier update and that update's public report."""
+        entry = await self.history(game_id, update_no)
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+        ruleset = self.ruleset(game)
+        rendered = await asyncio.to_thread(render_board, ruleset, entry.state, palette=self.settings(game).palette)
+        report = entry.report.text() if entry.report else f"Update {update_no}: no report ({entry.reason})."
+        return Picture(rendered.png, f"board-{update_no:04d}.png", f"{game.name}: the board after update {update_no}"), report
+
+    @staticmethod
+    def _require_live_or_ended(game: Game) -> None:
+        if game.snapshot_update is None:
+            ServiceBase._require_live(game)

@@ -1,0 +1,297 @@
+"""Every SQL statement of the project, as methods of :class:`Queries` (one connection, one transaction).
+
+The service never writes SQL; it calls these inside :meth:`Store.transaction`. Values go in as
+parameters, never into the text, so a player's name is only ever data.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Iterable
+
+import aiosqlite
+
+from .records import (AuditEntry, Game, OrderRow, PlayerRow, Post, Snapshot, to_text, to_time)
+
+__all__ = ["Queries"]
+
+_GAME_COLUMNS = {"name", "status", "update_no", "snapshot_update", "snapshot_revision", "settings", "schedule",
+                 "locked", "lock_at", "deadline_at", "paused_at", "claimed_by", "claimed_at", "reminded_for"}
+
+
+def _column_value(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return to_text(value)
+    if isinstance(value, dict):
+        return json.dumps(value, sort_keys=True)
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _game(row) -> Game:
+    return Game(id=row["id"], name=row["name"], ruleset=row["ruleset"], guild_id=row["guild_id"],
+                channel_id=row["channel_id"], status=row["status"], update_no=row["update_no"],
+                snapshot_update=row["snapshot_update"], snapshot_revision=row["snapshot_revision"],
+                seed=row["seed"], settings=json.loads(row["settings"]), schedule=json.loads(row["schedule"]),
+                locked=bool(row["locked"]), lock_at=to_time(row["lock_at"]), deadline_at=to_time(row["deadline_at"]),
+                paused_at=to_time(row["paused_at"]), claimed_by=row["claimed_by"],
+                claimed_at=to_time(row["claimed_at"]), created_at=to_time(row["created_at"]),
+                created_by=row["created_by"], reminded_for=to_time(row["reminded_for"]))
+
+
+def _player(row) -> PlayerRow:
+    return PlayerRow(game_id=row["game_id"], user_id=row["user_id"], name=row["name"], colour=row["colour"],
+                     status=row["status"], joined_at=to_time(row["joined_at"]), joined_update=row["joined_update"])
+
+
+def _order(row) -> OrderRow:
+    return OrderRow(id=row["id"], game_id=row["game_id"], update_no=row["update_no"], user_id=row["user_id"],
+                    text=row["text"], canonical=row["canonical"], source=row["source"],
+                    submitted_at=to_time(row["submitted_at"]), status=row["status"], refusal=row["refusal"])
+
+
+def _snapshot(row) -> Snapshot:
+    return Snapshot(game_id=row["game_id"], update_no=row["update_no"], revision=row["revision"],
+                    base_revision=row["base_revision"], state=row["state"], orders=json.loads(row["orders"]),
+                    joiners=[tuple(j) for j in json.loads(row["joiners"])],
+                    seed=row["seed"], report=None if row["report"] is None else json.loads(row["report"]),
+                    reason=row["reason"], rolled_back=bool(row["rolled_back"]), created_at=to_time(row["created_at"]))
+
+
+def _post(row) -> Post:
+    return Post(id=row["id"], game_id=row["game_id"], update_no=row["update_no"], kind=row["kind"],
+                recipient=row["recipient"], body=row["body"], attachment=row["attachment"], filename=row["filename"],
+                created_at=to_time(row["created_at"]), attempts=row["attempts"], last_error=row["last_error"],
+                next_attempt_at=to_time(row["next_attempt_at"]), sent_at=to_time(row["sent_at"]),
+                message_id=row["message_id"])
+
+
+class Queries:
+    """The statements, bound to one connection inside one transaction."""
+
+    def __init__(self, connection: aiosqlite.Connection, read_only: bool = False) -> None:
+        self._db = connection
+        self.read_only = read_only
+        #: called after the transaction commits (not after a rollback): e.g. wake the publisher
+        self.on_commit: list = []
+
+    async def _one(self, sql: str, params: Iterable = ()):
+        async with self._db.execute(sql, tuple(params)) as cursor:
+            return await cursor.fetchone()
+
+    async def _all(self, sql: str, params: Iterable = ()) -> list:
+        async with self._db.execute(sql, tuple(params)) as cursor:
+            return list(await cursor.fetchall())
+
+    async def _write(self, sql: str, params: Iterable = ()) -> aiosqlite.Cursor:
+        if self.read_only:
+            raise RuntimeError("a write inside a read-only snapshot")
+        cursor = await self._db.execute(sql, tuple(params))
+        await cursor.close()
+        return cursor
+
+    # ------------------------------------------------------------------ games
+    async def insert_game(self, *, name: str, ruleset: str, guild_id: int, channel_id: int, seed: str,
+                          settings: dict, schedule: dict, created_at: datetime, created_by: int) -> int:
+        cursor = await self._write(
+            "INSERT INTO games (name, ruleset, guild_id, channel_id, seed, settings, schedule, created_at, created_by)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (name, ruleset, guild_id, channel_id, seed, json.dumps(settings, sort_keys=True),
+             json.dumps(schedule, sort_keys=True), to_text(created_at), created_by))
+        return cursor.lastrowid
+
+    async def game(self, game_id: int) -> Game | None:
+        row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        return None if row is None else _game(row)
+
+    async def games(self, *, guild_id: int | None = None, channel_id: int | None = None,
+                    statuses: Iterable[str] = ("setup", "running", "paused")) -> list[Game]:
+        statuses = tuple(statuses)
+        sql = f"SELECT * FROM games WHERE status IN ({', '.join('?' * len(statuses))})"
+        params: list[Any] = list(statuses)
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            params.append(guild_id)
+        if channel_id is not None:
+            sql += " AND channel_id = ?"
+            params.append(channel_id)
+        return [_game(row) for row in await self._all(sql + " ORDER BY id", params)]
+
+    async def update_game(self, game_id: int, **values: Any) -> None:
+        unknown = set(values) - _GAME_COLUMNS
+        if unknown:
+            raise KeyError(f"not a writable game column: {', '.join(sorted(unknown))}")
+        assignments = ", ".join(f"{column} = ?" for column in values)
+        await self._write(f"UPDATE games SET {assignments} WHERE id = ?",
+                          [*(_column_value(v) for v in values.values()), game_id])
+
+    async def claim(self, game_id: int, update_no: int, holder: str, now: datetime) -> bool:
+        """Take the right to resolve ``update_no``: true for exactly one caller, however many try."""
+        cursor = await self._write(
+            "UPDATE games SET claimed_by = ?, claimed_at = ?, locked = 1"
+            " WHERE id = ? AND update_no = ? AND status = 'running' AND claimed_by IS NULL",
+            (holder, to_text(now), game_id, update_no))
+        return cursor.rowcount == 1
+
+    # ------------------------------------------------------------------ players
+    async def insert_player(self, *, game_id: int, user_id: int, name: str, colour: str, joined_at: datetime,
+                            joined_update: int) -> None:
+        await self._write("INSERT INTO players (game_id, user_id, name, colour, joined_at, joined_update)"
+                          " VALUES (?, ?, ?, ?, ?, ?)",
+                          (game_id, user_id, name, colour, to_text(joined_at), joined_update))
+
+    async def player(self, game_id: int, user_id: int) -> PlayerRow | None:
+        row = await self._one("SELECT * FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+        return None if row is None else _player(row)
+
+    async def player_named(self, game_id: int, name: str) -> PlayerRow | None:
+        row = await self._one("SELECT * FROM players WHERE game_id = ? AND name = ? COLLATE NOCASE", (game_id, name))
+        return None if row is None else _player(row)
+
+    async def player_with_colour(self, game_id: int, colour: str) -> PlayerRow | None:
+        row = await self._one("SELECT * FROM players WHERE game_id = ? AND colour = ? COLLATE NOCASE",
+                              (game_id, colour))
+        return None if row is None else _player(row)
+
+    async def players(self, game_id: int, *, include_kicked: bool = False) -> list[PlayerRow]:
+        sql = "SELECT * FROM players WHERE game_id = ?" + ("" if include_kicked else " AND status = 'joined'")
+        return [_player(row) for row in await self._all(sql + " ORDER BY name", (game_id,))]
+
+    async def games_of_user(self, user_id: int) -> list[Game]:
+        rows = await self._all("SELECT games.* FROM games JOIN players ON players.game_id = games.id"
+                               " WHERE players.user_id = ? AND players.status = 'joined'"
+                               " AND games.status IN ('setup', 'running', 'paused') ORDER BY games.id", (user_id,))
+        return [_game(row) for row in rows]
+
+    async def set_player_status(self, game_id: int, user_id: int, status: str) -> None:
+        await self._write("UPDATE players SET status = ? WHERE game_id = ? AND user_id = ?", (status, game_id, user_id))
+
+    # ------------------------------------------------------------------ orders
+    async def insert_order(self, *, game_id: int, update_no: int, user_id: int, text: str, canonical: str | None,
+                           source: str, submitted_at: datetime, status: str = "pending") -> int:
+        cursor = await self._write(
+            "INSERT INTO orders (game_id, update_no, user_id, text, canonical, source, submitted_at, status)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, update_no, user_id, text, canonical, source, to_text(submitted_at), status))
+        return cursor.lastrowid
+
+    async def live_order(self, game_id: int, update_no: int, user_id: int) -> OrderRow | None:
+        row = await self._one("SELECT * FROM orders WHERE game_id = ? AND update_no = ? AND user_id = ?"
+                              " AND status IN ('pending', 'locked')", (game_id, update_no, user_id))
+        return None if row is None else _order(row)
+
+    async def live_orders(self, game_id: int, update_no: int) -> list[OrderRow]:
+        rows = await self._all("SELECT * FROM orders WHERE game_id = ? AND update_no = ?"
+                               " AND status IN ('pending', 'locked') ORDER BY id", (game_id, update_no))
+        return [_order(row) for row in rows]
+
+    async def orders(self, game_id: int, update_no: int | None = None) -> list[OrderRow]:
+        if update_no is None:
+            rows = await self._all("SELECT * FROM orders WHERE game_id = ? ORDER BY id", (game_id,))
+        else:
+            rows = await self._all("SELECT * FROM orders WHERE game_id = ? AND update_no = ? ORDER BY id",
+                                   (game_id, update_no))
+        return [_order(row) for row in rows]
+
+    async def set_order_status(self, order_id: int, status: str, refusal: str | None = None) -> None:
+        await self._write("UPDATE orders SET status = ?, refusal = ? WHERE id = ?", (status, refusal, order_id))
+
+    async def move_orders(self, game_id: int, update_no: int, from_status: str, to_status: str) -> int:
+        cursor = await self._write("UPDATE orders SET status = ? WHERE game_id = ? AND update_no = ? AND status = ?",
+                                   (to_status, game_id, update_no, from_status))
+        return cursor.rowcount
+
+    # ------------------------------------------------------------------ snapshots
+    async def insert_snapshot(self, *, game_id: int, update_no: int, revision: int, base_revision: int | None,
+                              state: str, orders: dict[str, str], seed: str, report: dict | None, reason: str,
+                              created_at: datetime, joiners: list[tuple[str, str]] = ()) -> None:
+        await self._write(
+            "INSERT INTO snapshots (game_id, update_no, revision, base_revision, state, orders, joiners, seed, report,"
+            " reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, update_no, revision, base_revision, state, json.dumps(orders, sort_keys=True),
+             json.dumps([list(j) for j in joiners]), seed,
+             None if report is None else json.dumps(report, sort_keys=True), reason, to_text(created_at)))
+
+    async def snapshot(self, game_id: int, update_no: int, revision: int) -> Snapshot | None:
+        row = await self._one("SELECT * FROM snapshots WHERE game_id = ? AND update_no = ? AND revision = ?",
+                              (game_id, update_no, revision))
+        return None if row is None else _snapshot(row)
+
+    async def current_revision(self, game_id: int, update_no: int) -> Snapshot | None:
+        """The last revision of ``update_no`` that no rollback undid."""
+        row = await self._one("SELECT * FROM snapshots WHERE game_id = ? AND update_no = ? AND rolled_back = 0"
+                              " ORDER BY revision DESC LIMIT 1", (game_id, update_no))
+        return None if row is None else _snapshot(row)
+
+    async def resolved_revision(self, game_id: int, update_no: int) -> Snapshot | None:
+        """The revision the engine produced when it last resolved ``update_no`` (not rolled back)."""
+        row = await self._one("SELECT * FROM snapshots WHERE game_id = ? AND update_no = ? AND rolled_back = 0"
+                              " AND reason = 'update' ORDER BY revision DESC LIMIT 1", (game_id, update_no))
+        return None if row is None else _snapshot(row)
+
+    async def next_revision(self, game_id: int, update_no: int) -> int:
+        row = await self._one("SELECT COALESCE(MAX(revision) + 1, 0) FROM snapshots WHERE game_id = ? AND update_no = ?",
+                              (game_id, update_no))
+        return row[0]
+
+    async def snapshots(self, game_id: int, *, include_rolled_back: bool = False) -> list[Snapshot]:
+        sql = "SELECT * FROM snapshots WHERE game_id = ?" + ("" if include_rolled_back else " AND rolled_back = 0")
+        return [_snapshot(row) for row in await self._all(sql + " ORDER BY update_no, revision", (game_id,))]
+
+    async def snapshot_count(self, game_id: int) -> int:
+        row = await self._one("SELECT COUNT(*) FROM snapshots WHERE game_id = ?", (game_id,))
+        return row[0]
+
+    async def roll_back_after(self, game_id: int, update_no: int) -> int:
+        cursor = await self._write("UPDATE snapshots SET rolled_back = 1 WHERE game_id = ? AND update_no > ?"
+                                   " AND rolled_back = 0", (game_id, update_no))
+        return cursor.rowcount
+
+    # ------------------------------------------------------------------ outbox
+    async def insert_post(self, *, game_id: int, update_no: int, kind: str, created_at: datetime, body: str = "",
+                          recipient: int | None = None, attachment: bytes | None = None,
+                          filename: str | None = None) -> int:
+        cursor = await self._write(
+            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, update_no, kind, recipient, body, attachment, filename, to_text(created_at)))
+        return cursor.lastrowid
+
+    async def due_posts(self, now: datetime, limit: int = 50) -> list[Post]:
+        rows = await self._all("SELECT * FROM outbox WHERE sent_at IS NULL"
+                               " AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ORDER BY id LIMIT ?",
+                               (to_text(now), limit))
+        return [_post(row) for row in rows]
+
+    async def unsent_count(self) -> int:
+        row = await self._one("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
+        return row[0]
+
+    async def next_retry_at(self) -> datetime | None:
+        row = await self._one("SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL")
+        return to_time(row[0])
+
+    async def mark_sent(self, post_id: int, at: datetime, message_id: str | None) -> bool:
+        """True the first time only: a post is marked sent exactly once."""
+        cursor = await self._write("UPDATE outbox SET sent_at = ?, message_id = ?, attempts = attempts + 1"
+                                   " WHERE id = ? AND sent_at IS NULL", (to_text(at), message_id, post_id))
+        return cursor.rowcount == 1
+
+    async def mark_failed(self, post_id: int, error: str, retry_at: datetime | None) -> None:
+        await self._write("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?"
+                          " WHERE id = ? AND sent_at IS NULL", (error[:500], to_text(retry_at), post_id))
+
+    async def posts(self, game_id: int) -> list[Post]:
+        return [_post(row) for row in await self._all("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))]
+
+    # ------------------------------------------------------------------ audit
+    async def audit(self, *, game_id: int, actor: int, action: str, detail: dict, at: datetime) -> None:
+        await self._write("INSERT INTO audit (game_id, actor, action, detail, at) VALUES (?, ?, ?, ?, ?)",
+                          (game_id, actor, action, json.dumps(detail, sort_keys=True, default=str), to_text(at)))
+
+    async def audit_entries(self, game_id: int) -> list[AuditEntry]:
+        rows = await self._all("SELECT * FROM audit WHERE game_id = ? ORDER BY id", (game_id,))
+        return [AuditEntry(id=r["id"], game_id=r["game_id"], actor=r["actor"], action=r["action"],
+                           detail=json.loads(r["detail"]), at=to_time(r["at"])) for r in rows]

@@ -1,0 +1,127 @@
+"""Rows of the database as frozen values. Times are aware UTC datetimes; JSON columns are decoded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+__all__ = ["Game", "PlayerRow", "OrderRow", "Snapshot", "Post", "AuditEntry", "to_text", "to_time",
+           "GAME_STATUSES", "ORDER_STATUSES", "ORDER_SOURCES", "LIVE_ORDER_STATUSES"]
+
+GAME_STATUSES = ("setup", "running", "paused", "ended")
+ORDER_STATUSES = ("pending", "superseded", "cancelled", "locked", "resolved", "refused")
+ORDER_SOURCES = ("channel", "dm", "moderator")
+LIVE_ORDER_STATUSES = ("pending", "locked")
+
+
+def to_text(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        raise ValueError("times are stored in UTC and must be timezone-aware")
+    return moment.astimezone(timezone.utc).isoformat()
+
+
+def to_time(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    id: int
+    name: str
+    ruleset: str
+    guild_id: int
+    channel_id: int
+    status: str
+    update_no: int                  # the update whose orders are being collected
+    snapshot_update: int | None     # the current snapshot
+    snapshot_revision: int | None
+    seed: str
+    settings: dict[str, Any]
+    schedule: dict[str, Any]
+    locked: bool
+    lock_at: datetime | None
+    deadline_at: datetime | None
+    paused_at: datetime | None
+    claimed_by: str | None
+    claimed_at: datetime | None
+    created_at: datetime
+    created_by: int
+    reminded_for: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    game_id: int
+    user_id: int
+    name: str
+    colour: str
+    status: str                     # joined | kicked
+    joined_at: datetime
+    joined_update: int
+
+
+@dataclass(frozen=True, slots=True)
+class OrderRow:
+    id: int
+    game_id: int
+    update_no: int
+    user_id: int
+    text: str
+    canonical: str | None
+    source: str
+    submitted_at: datetime
+    status: str
+    refusal: str | None
+
+    @property
+    def secret(self) -> bool:
+        return self.source == "dm"
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    game_id: int
+    update_no: int
+    revision: int
+    base_revision: int | None
+    state: str                      # serialized engine state (bot.engine.serialize)
+    orders: dict[str, str]          # player name -> canonical order, as resolved
+    joiners: list[tuple[str, str]]  # (name, colour) of players added to the base state
+    seed: str
+    report: dict | None             # bot.engine.report JSON
+    reason: str
+    rolled_back: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """One row of the outbox: something to post, in the game's channel or to one player."""
+
+    id: int
+    game_id: int
+    update_no: int
+    kind: str
+    recipient: int | None
+    body: str
+    attachment: bytes | None
+    filename: str | None
+    created_at: datetime
+    attempts: int
+    last_error: str | None
+    next_attempt_at: datetime | None
+    sent_at: datetime | None
+    message_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    id: int
+    game_id: int
+    actor: int
+    action: str
+    detail: dict[str, Any]
+    at: datetime
