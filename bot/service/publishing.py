@@ -31,6 +31,9 @@ __all__ = ["Publisher", "PublishError", "UndeliverableError", "FilePublisher", "
 
 log = logging.getLogger(__name__)
 
+#: kinds that are a message of their own (one file each, named by the row id)
+_MESSAGES = ("announcement", "notice", "reminder")
+
 #: seconds to wait before the 1st, 2nd, ... retry of a failed post (the last one repeats)
 BACKOFF = (1, 2, 5, 15, 60, 300)
 
@@ -55,7 +58,7 @@ def post_path(post: Post) -> str:
     folder = f"{post.update_no:04d}"
     if post.kind == "private_report":
         return f"{folder}/private/{post.filename}"
-    if post.kind in ("announcement", "notice", "reminder"):
+    if post.kind in _MESSAGES:
         where = f"{folder}/private" if post.recipient is not None else folder
         to = f"-to-{post.recipient}" if post.recipient is not None else ""
         return f"{where}/{post.kind}-{post.id:06d}{to}.md"
@@ -84,12 +87,13 @@ class FilePublisher:
         relative = post_path(post)
         target = self.root / relative
         try:
-            if post.attachment is not None:
-                await asyncio.to_thread(_write_atomically, target, post.attachment)
-                if post.kind in ("announcement", "notice", "reminder") and post.filename:
-                    picture = target.with_name(f"{target.stem}-{post.filename}")
+            if post.kind in _MESSAGES:
+                await asyncio.to_thread(_write_atomically, target, (post.body + "\n").encode())
+                if post.attachment is not None:
+                    picture = target.with_name(f"{target.stem}-{post.filename or 'attachment'}")
                     await asyncio.to_thread(_write_atomically, picture, post.attachment)
-                    await asyncio.to_thread(_write_atomically, target, (post.body + "\n").encode())
+            elif post.attachment is not None:
+                await asyncio.to_thread(_write_atomically, target, post.attachment)
             else:
                 await asyncio.to_thread(_write_atomically, target, (post.body + "\n").encode())
         except OSError as exc:
