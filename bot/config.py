@@ -1,0 +1,98 @@
+"""The bot's configuration: ``config.toml`` (INTERFACES.md, "Configuration"), validated at start-up.
+
+Every key is listed and explained in ``config.example.toml``. A missing file means all defaults;
+an unknown section or key, or a value of the wrong type, is refused with its name, so a typo never
+passes silently. The Discord token is never in the file: it is read from ``DISCORD_TOKEN``.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+__all__ = ["Config", "ConfigError", "load_config", "token_from_environment", "DEFAULT_API_BASE"]
+
+DEFAULT_API_BASE = "https://discord.com/api/v10"
+DEFAULT_STORE_PATH = "./skirmish.sqlite3"
+
+
+class ConfigError(ValueError):
+    """A missing or invalid setting; the message names it (``python -m bot run`` exits with 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    api_base: str = DEFAULT_API_BASE
+    gateway_url: str | None = None
+    test_guild: int | None = None
+    store_path: str = DEFAULT_STORE_PATH
+    moderator_role: str | int | None = None
+    source: str = "(defaults)"
+
+
+_KNOWN = {
+    "discord": {"api_base", "gateway_url", "test_guild"},
+    "store": {"path"},
+    "moderation": {"role"},
+}
+
+
+def _url(value, key: str, schemes: tuple[str, ...]) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"{key} must be a URL in quotes, not {value!r}")
+    parsed = urlparse(value)
+    if parsed.scheme not in schemes or not parsed.netloc:
+        raise ConfigError(f"{key} must be a {' or '.join(s + '://' for s in schemes)} URL, not {value!r}")
+    return value.rstrip("/")
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """Read ``path`` (default ``./config.toml``); a missing default file gives the defaults."""
+    explicit = path is not None
+    path = Path(path if explicit else "config.toml")
+    if not path.is_file():
+        if explicit:
+            raise ConfigError(f"no configuration file at {path}")
+        return Config()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    for section, values in data.items():
+        if section not in _KNOWN:
+            raise ConfigError(f"{path}: unknown section [{section}] (known: {', '.join(f'[{s}]' for s in _KNOWN)})")
+        if not isinstance(values, dict):
+            raise ConfigError(f"{path}: {section} must be a [{section}] table")
+        for key in values:
+            if key not in _KNOWN[section]:
+                raise ConfigError(f"{path}: unknown key {section}.{key} (known in [{section}]: "
+                                  f"{', '.join(sorted(_KNOWN[section]))})")
+    discord = data.get("discord", {})
+    store = data.get("store", {})
+    moderation = data.get("moderation", {})
+    api_base = _url(discord.get("api_base", DEFAULT_API_BASE), "discord.api_base", ("http", "https"))
+    gateway_url = discord.get("gateway_url")
+    if gateway_url is not None:
+        gateway_url = _url(gateway_url, "discord.gateway_url", ("ws", "wss"))
+    test_guild = discord.get("test_guild")
+    if test_guild is not None and (isinstance(test_guild, bool) or not isinstance(test_guild, int) or test_guild <= 0):
+        raise ConfigError(f"discord.test_guild must be a server id (a positive whole number), not {test_guild!r}")
+    store_path = store.get("path", DEFAULT_STORE_PATH)
+    if not isinstance(store_path, str) or not store_path:
+        raise ConfigError(f"store.path must be a file path in quotes, not {store_path!r}")
+    role = moderation.get("role")
+    if role is not None and (isinstance(role, bool) or not isinstance(role, (str, int)) or role == ""):
+        raise ConfigError(f"moderation.role must be a role name in quotes or a role id, not {role!r}")
+    return Config(api_base=api_base, gateway_url=gateway_url, test_guild=test_guild, store_path=store_path,
+                  moderator_role=role, source=str(path))
+
+
+def token_from_environment() -> str:
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError("the environment variable DISCORD_TOKEN is not set: put the bot's token there "
+                          "(Discord Developer Portal > your application > Bot > Reset Token)")
+    return token

@@ -1,0 +1,68 @@
+"""config.toml (INTERFACES.md, "Configuration"): defaults, the example file, refusals by name."""
+
+import pytest
+
+from bot.config import DEFAULT_API_BASE, Config, ConfigError, load_config, token_from_environment
+
+
+def write(tmp_path, text):
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_example_file_is_valid_and_gives_the_defaults():
+    config = load_config("config.example.toml")
+    assert (config.api_base, config.gateway_url, config.test_guild) == (DEFAULT_API_BASE, None, None)
+    assert config.store_path == "./skirmish.sqlite3" and config.moderator_role is None
+
+
+def test_no_file_at_the_default_path_means_defaults(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert load_config() == Config()
+
+
+def test_an_explicit_missing_file_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="no configuration file"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_every_documented_key_is_read(tmp_path):
+    config = load_config(write(tmp_path, """
+[discord]
+api_base = "http://127.0.0.1:8080/api/v10/"
+gateway_url = "ws://127.0.0.1:8081"
+test_guild = 42
+[store]
+path = "data/game.sqlite3"
+[moderation]
+role = "Game Master"
+"""))
+    assert config.api_base == "http://127.0.0.1:8080/api/v10"       # trailing slash dropped
+    assert config.gateway_url == "ws://127.0.0.1:8081"
+    assert config.test_guild == 42 and config.store_path == "data/game.sqlite3"
+    assert config.moderator_role == "Game Master"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[discord]\napi_bse = 'https://x'\n", "unknown key discord.api_bse"),
+    ("[discrod]\n", "unknown section [discrod]"),
+    ("[discord]\ngateway_url = 'https://x.y'\n", "discord.gateway_url must be a ws:// or wss:// URL"),
+    ("[discord]\napi_base = 'discord.com'\n", "discord.api_base must be a http:// or https:// URL"),
+    ("[discord]\ntest_guild = 'abc'\n", "discord.test_guild must be a server id"),
+    ("[store]\npath = 3\n", "store.path must be a file path"),
+    ("[moderation]\nrole = true\n", "moderation.role must be a role name"),
+    ("[discord\n", "not valid TOML"),
+])
+def test_bad_settings_are_refused_by_name(tmp_path, text, words):
+    with pytest.raises(ConfigError) as caught:
+        load_config(write(tmp_path, text))
+    assert words in str(caught.value)
+
+
+def test_the_token_comes_only_from_the_environment(monkeypatch):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN"):
+        token_from_environment()
+    monkeypatch.setenv("DISCORD_TOKEN", " abc.def ")
+    assert token_from_environment() == "abc.def"
