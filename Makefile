@@ -22,5 +22,15 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/movegen.py
 
+# the Discord bot: settings from ./config.toml (or CONFIG=path/to/file.toml), the token from DISCORD_TOKEN
+.PHONY: run
+run: $(STAMP)
+	$(PY) -m bot run $(if $(CONFIG),--config $(CONFIG))
+
+# the offline session: simulated players, the real service and scheduler, posts as files in ./demo
+.PHONY: demo
+demo: $(STAMP)
+	$(PY) -m bot demo
+
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -3,12 +3,23 @@
     python -m bot render SCENARIO [--after] [--region=X0,Y0,X1,Y1] [--center=X,Y --radius=R] --out FILE
     python -m bot render SCENARIO [--after] --health --out FILE
     python -m bot render --pieces RULESET --out FILE
+    python -m bot demo [--ruleset NAME] [--players N] [--updates N] [--seed N] [--out DIR]
+    python -m bot run [--config PATH]
 
 ``render`` draws a scenario's board (``--after``: the position after resolving the scenario's
 update), its health board (whose text lines also go to standard output) or a ruleset's piece sheet
 (``RULESET``: a preset name or a path to a ruleset file). Values that start with a minus sign are
 written with ``=`` (``--region=-5,-5,5,5``). Errors (a missing or malformed file, a bad region)
 print one clear message and exit with status 2.
+
+``demo`` plays an offline session with simulated players through the real service, scheduler and
+outbox (:mod:`bot.demo`): the database is ``DIR/skirmish.sqlite3``, the posts go to ``DIR/posts/``;
+it prints a summary of counts and exits with status 1 when a count the session should produce is
+zero. Run again on the same ``DIR``, it continues an unfinished session.
+
+``run`` runs the Discord bot (:mod:`bot.client`) with the settings of ``PATH`` (default
+``./config.toml``; every key is in ``config.example.toml``) and the token in ``DISCORD_TOKEN``; a
+missing or invalid setting, or a missing token, prints one message naming it and exits with status 2.
 
 Each subcommand is one ``_add_<name>`` function that registers its parser and its handler; the
 bot (``run``) and the offline session (``demo``) slot in the same way.
@@ -170,11 +181,111 @@ def _add_render(commands) -> None:
     render.set_defaults(run=_render)
 
 
+# ----------------------------------------------------------------------------- demo
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from bot.demo import DemoError, DemoOptions, main as play
+
+    options = DemoOptions(ruleset=args.ruleset, players=args.players, updates=args.updates, seed=args.seed,
+                          out=Path(args.out))
+    try:
+        return play(options)
+    except DemoError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _add_demo(commands) -> None:
+    demo = commands.add_parser(
+        "demo", help="play an offline session with simulated players; posts go to files",
+        description="Play a whole session with simulated players, no Discord and no token: the real "
+                    "service, scheduler and outbox, deadlines a few seconds apart. The database is "
+                    "DIR/skirmish.sqlite3, every post a file under DIR/posts/. Prints a summary of counts "
+                    "and exits with status 1 when a count the session should produce is zero. Run again "
+                    "on the same DIR, it continues an unfinished session.")
+    demo.add_argument("--ruleset", default="neisg", metavar="NAME", help="the preset to play (default: neisg)")
+    demo.add_argument("--players", type=_positive, default=12, metavar="N", help="simulated players (default: 12)")
+    demo.add_argument("--updates", type=_positive, default=20, metavar="N", help="updates to play (default: 20)")
+    demo.add_argument("--seed", type=int, default=1, metavar="N", help="the game's seed (default: 1)")
+    demo.add_argument("--out", default="demo", metavar="DIR", help="where the database and posts go (default: ./demo)")
+    demo.set_defaults(run=_demo)
+
+
+# ----------------------------------------------------------------------------- run
+async def _serve(bot, token: str) -> None:
+    """Run ``bot`` until it is closed, by Ctrl-C or SIGTERM as well (a clean close stops the
+    scheduler and the relay and closes the store)."""
+    import asyncio
+    import signal
+
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(number, lambda: loop.create_task(bot.close()))
+        except (NotImplementedError, RuntimeError):     # not on this platform: Ctrl-C still stops it
+            pass
+    async with bot:
+        await bot.start(token)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from bot.config import ConfigError, load_config, token_from_environment
+
+    try:
+        config = load_config(args.config)
+        token = token_from_environment()
+    except ConfigError as exc:
+        raise CommandError(str(exc)) from None
+
+    import asyncio
+
+    import aiohttp
+    import discord
+
+    from bot.client import SkirmishBot
+    from bot.store import StoreError
+
+    discord.utils.setup_logging()
+    try:
+        asyncio.run(_serve(SkirmishBot(config), token))
+    except discord.LoginFailure:
+        raise CommandError("Discord refused the token in DISCORD_TOKEN: copy it again from the Developer "
+                           "Portal (your application > Bot > Reset Token)") from None
+    except StoreError as exc:
+        raise CommandError(f"store.path: {exc}") from None
+    except aiohttp.ClientConnectorError as exc:
+        raise CommandError(f"cannot reach Discord at {config.api_base} (discord.api_base): {exc}") from None
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _add_run(commands) -> None:
+    run = commands.add_parser(
+        "run", help="run the Discord bot (the token is read from DISCORD_TOKEN)",
+        description="Run Skirmish on Discord. Settings come from a TOML file (every key is in "
+                    "config.example.toml; a missing ./config.toml means the defaults); the bot's token "
+                    "from the environment variable DISCORD_TOKEN. A missing or invalid setting exits "
+                    "with status 2 and names it.")
+    run.add_argument("--config", metavar="PATH", help="the configuration file (default: ./config.toml)")
+    run.set_defaults(run=_run)
+
+
 # ----------------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Skirmish: simultaneous-move chess by post.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_render(commands)
+    _add_demo(commands)
+    _add_run(commands)
     return parser
 
 

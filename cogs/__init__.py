@@ -1,0 +1,155 @@
+"""The Discord front end: one cog module per command group (ARCHITECTURE.md).
+
+Cogs only translate Discord to service calls and service results to Discord messages. What they
+share lives here:
+
+- :func:`game_for`: which game an interaction is about (the live game of the channel or thread; in
+  a direct message, the one game the player plays, or the one named by the ``game`` option);
+- :func:`answer`: run a command's work and answer privately, within Discord's 3 seconds (the
+  interaction is deferred first), turning a :class:`~bot.service.ServiceError` into words a player
+  can act on and anything unexpected into an apology and a log line at ERROR;
+- :func:`error_text`: a refused order as the engine's explanation in a code block.
+
+Secrecy: nothing here logs what a player typed. An unexpected failure is logged with its type and
+traceback (file, line, code), never its message or arguments, because an order's text may be in
+them.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import traceback
+from dataclasses import dataclass, field
+from typing import Awaitable, Callable
+
+import discord
+
+from bot.service import InvalidInput, NotFound, OrderRefused, ServiceError
+from bot.store import Game
+
+__all__ = ["Reply", "answer", "send_reply", "as_message", "error_text", "game_for", "channel_game", "service_of",
+           "log_failure", "APOLOGY", "MESSAGE_LIMIT", "NO_MENTIONS"]
+
+log = logging.getLogger("cogs")
+
+MESSAGE_LIMIT = 2000
+NO_MENTIONS = discord.AllowedMentions.none()
+APOLOGY = ("Sorry, something went wrong on the bot's side and nothing was changed. "
+           "Please try again in a moment; if it keeps happening, tell a moderator.")
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a command answers: text and files (``(filename, bytes)``)."""
+
+    text: str
+    files: tuple[tuple[str, bytes], ...] = field(default=())
+
+
+def service_of(interaction_or_client):
+    """The bot's :class:`~bot.service.Service`."""
+    client = getattr(interaction_or_client, "client", interaction_or_client)
+    return client.service
+
+
+def error_text(error: ServiceError) -> str:
+    """How a refusal reads: a refused order as the engine's explanation (the offending part
+    pointed at) in a code block; any other refusal as its message and hint."""
+    if isinstance(error, OrderRefused):
+        return f"Order refused:\n```\n{error.describe()}\n```"
+    return error.describe()
+
+
+def log_failure(what: str, exc: BaseException) -> None:
+    """Log an unexpected failure at ERROR with its type and where it happened, without its message
+    (which may quote a secret order)."""
+    frames = "".join(traceback.format_tb(exc.__traceback__))
+    log.error("%s failed with %s (message withheld: it may quote an order)\n%s", what, type(exc).__name__,
+              frames.rstrip())
+
+
+def as_message(reply: Reply) -> tuple[str, list[discord.File]]:
+    """The message text and files of a reply; text beyond Discord's limit becomes a file."""
+    text = reply.text
+    files = list(reply.files)
+    if len(text) > MESSAGE_LIMIT:
+        files.append(("answer.md", text.encode("utf-8")))
+        first = text.split("\n", 1)[0][:MESSAGE_LIMIT - 60]
+        text = first + "\n*(the full answer is attached: answer.md)*"
+    return text, [discord.File(io.BytesIO(data), filename=name) for name, data in files]
+
+
+async def send_reply(interaction: discord.Interaction, reply: Reply, *, ephemeral: bool = True) -> None:
+    """Answer ``interaction`` with ``reply``: the deferred answer becomes it, or it is the answer."""
+    text, files = as_message(reply)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=text, attachments=files, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.send_message(text, files=files, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
+
+
+async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[Reply | str]], *,
+                 ephemeral: bool = True) -> None:
+    """Defer ``interaction`` (so Discord's 3 seconds never run out, whatever ``work`` does), run
+    ``work`` and answer with what it returns, or with the refusal, or with an apology."""
+    command = f"/{interaction.command.qualified_name}" if interaction.command else "an interaction"
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    except discord.HTTPException as exc:   # the interaction expired or was answered: nobody to tell
+        log.warning("%s: could not defer the interaction (%s %s)", command, exc.status, exc.code)
+        return
+    try:
+        result = await work()
+        reply = result if isinstance(result, Reply) else Reply(result)
+    except ServiceError as exc:
+        reply = Reply(error_text(exc))
+    except Exception as exc:
+        log_failure(f"{command} by user {interaction.user.id}", exc)
+        reply = Reply(APOLOGY)
+    try:
+        await send_reply(interaction, reply, ephemeral=ephemeral)
+    except discord.HTTPException as exc:
+        log.warning("%s: could not answer the interaction (%s %s)", command, exc.status, exc.code)
+
+
+# ----------------------------------------------------------------------------- which game
+async def channel_game(service, channel: discord.abc.Messageable | None, channel_id: int | None) -> Game | None:
+    """The live game of a channel or thread; for a thread without one, its parent channel's."""
+    if channel_id is None:
+        return None
+    games = await service.games_in(channel_id=channel_id)
+    if not games:
+        parent_id = getattr(channel, "parent_id", None)
+        if parent_id is not None:
+            games = await service.games_in(channel_id=parent_id)
+    return games[0] if games else None
+
+
+async def game_for(interaction: discord.Interaction, game_id: int | None = None) -> Game:
+    """The game ``interaction`` is about. In a server: the live game of its channel (or of the
+    thread's parent channel); the ``game`` option, if given, must name that game. In a direct
+    message: the game named by ``game_id`` among the player's games, or their only game."""
+    service = service_of(interaction)
+    if interaction.guild_id is not None:
+        game = await channel_game(service, interaction.channel, interaction.channel_id)
+        if game is None:
+            raise NotFound("no game runs in this channel",
+                           hint="use the command in a game's channel or thread, or in a direct message to the bot")
+        if game_id is not None and game_id != game.id:
+            raise InvalidInput(f"this channel runs game {game.id} ({game.name}), not game {game_id}",
+                               hint="use the command in that game's channel, or in a direct message to the bot")
+        return game
+    games = await service.games_of(interaction.user.id)
+    if game_id is not None:
+        for game in games:
+            if game.id == game_id:
+                return game
+        raise NotFound(f"you do not play game {game_id}", hint="the game option lists the games you play")
+    if not games:
+        raise NotFound("you do not play any game yet",
+                       hint="join one with /join in its channel; then you can use the commands here too")
+    if len(games) > 1:
+        listed = ", ".join(f"{game.name} (game {game.id})" for game in games)
+        raise InvalidInput(f"you play several games: {listed}", hint="choose one with the game option")
+    return games[0]

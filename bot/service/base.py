@@ -24,9 +24,17 @@ from bot.store import Game, Queries, Store
 from .errors import NotAllowed, NotFound, WrongTime
 from .settings import GameSettings, Schedule
 
-__all__ = ["ServiceBase", "Clock", "utc_now", "process_holder", "with_joiners"]
+__all__ = ["ServiceBase", "Clock", "utc_now", "process_holder", "with_joiners", "is_row_number"]
 
 Clock = Callable[[], datetime]
+
+#: SQLite's integers: a number outside them can name no row (and would crash the driver)
+_SQL_INTEGERS = range(-2**63, 2**63)
+
+
+def is_row_number(value) -> bool:
+    """True for an int that SQLite can store (ids and update numbers typed by people may not be)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value in _SQL_INTEGERS
 
 
 def utc_now() -> datetime:
@@ -57,6 +65,8 @@ class ServiceBase:
         self._states: dict[int, tuple[tuple[int, int], GameState]] = {}
         #: set whenever a transaction wrote posts to the outbox; the publisher waits on it
         self.posts_waiting = asyncio.Event()
+        #: called (besides setting ``posts_waiting``) after a transaction that wrote posts commits
+        self.on_posts_waiting: Callable[[], None] | None = None
         #: called with the game id after anything that moves a game's deadlines (the scheduler)
         self.on_schedule_change: Callable[[int], None] | None = None
 
@@ -91,7 +101,9 @@ class ServiceBase:
 
     async def _game(self, q: Queries, game_id: int) -> Game:
         if isinstance(game_id, bool) or not isinstance(game_id, int):
-            raise NotFound(f"{game_id!r} is not a game number")
+            raise NotFound(f"{str(game_id)[:40]!r} is not a game number")
+        if not is_row_number(game_id):
+            raise NotFound(f"there is no game {str(game_id)[:20]}...", hint="/game list shows the games of this server")
         game = await q.game(game_id)
         if game is None:
             raise NotFound(f"there is no game {game_id}", hint="/game list shows the games of this server")
@@ -106,7 +118,7 @@ class ServiceBase:
             raise WrongTime(f"game {game.id} ({game.name}) has ended")
 
     async def _player(self, q: Queries, game: Game, user_id: int):
-        player = await q.player(game.id, user_id)
+        player = await q.player(game.id, user_id) if is_row_number(user_id) else None
         if player is None:
             raise NotAllowed(f"you are not a player of game {game.id} ({game.name})",
                              hint="join it first with /join")
@@ -134,7 +146,12 @@ class ServiceBase:
 
     async def _joiners(self, q: Queries, game: Game, state: GameState) -> list[tuple[str, str]]:
         """``(name, colour)`` of the players who joined and are not yet in ``state``, by name."""
-        return [(row.name, row.colour) for row in await q.players(game.id) if row.name not in state.players]
+        # A player who joined while update k was open is in every current snapshot of update k or later: it
+        # was resolved from a claim taken after the join, or baked by an edit (one who joins while update k is
+        # being resolved joins for k + 1). So only players who joined after the snapshot's update can be
+        # missing from it, and the read stays small however many players the game has.
+        recent = await q.joined_since(game.id, game.snapshot_update + 1)
+        return [(name, colour) for name, colour in recent if name not in state.players]
 
     def _forget_state(self, game_id: int) -> None:
         self._states.pop(game_id, None)
@@ -174,6 +191,11 @@ class ServiceBase:
         post_id = await q.insert_post(game_id=game.id, update_no=update_no, kind=kind, body=body,
                                       attachment=attachment, filename=filename, recipient=recipient,
                                       created_at=self.now())
-        if self.posts_waiting.set not in q.on_commit:
-            q.on_commit.append(self.posts_waiting.set)
+        if self._posts_written not in q.on_commit:
+            q.on_commit.append(self._posts_written)
         return post_id
+
+    def _posts_written(self) -> None:
+        self.posts_waiting.set()
+        if self.on_posts_waiting is not None:
+            self.on_posts_waiting()

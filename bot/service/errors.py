@@ -6,7 +6,15 @@ and a hint. Front ends show ``str(error)``; nothing has changed when one is rais
 
 from __future__ import annotations
 
-__all__ = ["ServiceError", "NotFound", "NotAllowed", "WrongTime", "InvalidInput", "OrderRefused", "Conflict"]
+__all__ = ["ServiceError", "NotFound", "NotAllowed", "WrongTime", "InvalidInput", "OrderRefused", "Conflict",
+           "shown"]
+
+
+def shown(value, limit: int = 40) -> str:
+    """``value`` quoted for an error message, cut to ``limit`` characters: whatever was typed (100 KB
+    of it), the answer still fits in a Discord message."""
+    text = value if isinstance(value, str) else str(value)
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 class ServiceError(ValueError):

@@ -12,8 +12,8 @@ from bot.engine.state import GameState
 from bot.render.palette import resolve_colour
 from bot.store import Game, PlayerRow
 
-from .base import ServiceBase
-from .errors import Conflict, InvalidInput, NotAllowed, WrongTime
+from .base import ServiceBase, is_row_number
+from .errors import Conflict, InvalidInput, NotAllowed, WrongTime, shown
 from .settings import MAX_NAME_LENGTH, GameSettings, Schedule
 
 __all__ = ["GameCases", "clean_name", "clean_colour"]
@@ -45,6 +45,8 @@ def clean_name(text: str) -> str:
 
 def clean_colour(text: str) -> str:
     """A colour of INTERFACES.md (``Purple``, ``Crimson/Yellow``) in its listed spelling."""
+    if len(str(text)) > 100:     # no colour name is this long; do not echo it all back
+        raise InvalidInput(f"unknown colour {shown(text)}", hint="/join offers the colours as you type")
     try:
         tones = resolve_colour(str(text))
     except ValueError as exc:
@@ -66,7 +68,7 @@ class GameCases(ServiceBase):
                           settings: dict | None = None, schedule: str | Schedule = "manual") -> Game:
         """A new game in a channel or thread (status ``setup``); one live game per channel."""
         if ruleset not in preset_names():
-            raise InvalidInput(f"unknown ruleset {ruleset!r}", hint=f"choose one of {', '.join(preset_names())}")
+            raise InvalidInput(f"unknown ruleset {shown(ruleset)}", hint=f"choose one of {', '.join(preset_names())}")
         game_settings = GameSettings().changed(settings or {})
         game_schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)
         if name is None:
@@ -202,6 +204,8 @@ class GameCases(ServiceBase):
     # ------------------------------------------------------------------ players
     async def join(self, game_id: int, *, user_id: int, name: str, colour: str) -> Joined:
         """Become a player: a name and a colour unique in the game (RULES 4: the king placement follows)."""
+        if not is_row_number(user_id):
+            raise InvalidInput(f"{str(user_id)[:20]!r} is not a user id")
         name = clean_name(name)
         colour = clean_colour(colour)
         async with self.lock_for(game_id):
@@ -222,8 +226,10 @@ class GameCases(ServiceBase):
                 if holder is not None:
                     raise Conflict(f"{holder.name} already plays {colour} in this game",
                                    hint="choose another colour; /join lists them as you type")
+                # while update k is being resolved its orders are closed: the joiner enters at update k + 1
+                joined_update = game.update_no + (game.claimed_by is not None)
                 await q.insert_player(game_id=game.id, user_id=user_id, name=name, colour=colour, joined_at=self.now(),
-                                      joined_update=game.update_no)
+                                      joined_update=joined_update)
                 player = await q.player(game.id, user_id)
         ruleset = self.ruleset(game)
         king = ruleset.royal_letter or "K"

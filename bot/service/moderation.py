@@ -21,8 +21,8 @@ from bot.engine.ruleset import Ruleset
 from bot.engine.state import ActiveEvent, GameState
 from bot.store import Game
 
-from .base import ServiceBase
-from .errors import InvalidInput, NotFound, WrongTime
+from .base import ServiceBase, is_row_number
+from .errors import InvalidInput, NotFound, WrongTime, shown
 
 __all__ = ["ModerationCases", "parse_square", "parse_amount"]
 
@@ -98,7 +98,7 @@ class ModerationCases(ServiceBase):
         for player in state.players:
             if player.casefold() == str(name).strip().casefold():
                 return player
-        raise NotFound(f"no player named {name!r} in this game", hint="leave the owner empty for a neutral piece")
+        raise NotFound(f"no player named {shown(name)} in this game", hint="leave the owner empty for a neutral piece")
 
     async def place_piece(self, game_id: int, *, actor: int, kind: str, square: str, owner: str | None) -> Game:
         def change(ruleset: Ruleset, state: GameState):
@@ -192,7 +192,7 @@ class ModerationCases(ServiceBase):
         """Remove a player: their pieces leave the board, their order is cancelled, they may not re-join."""
         async with self.store.snapshot_read() as q:
             game = await self._game(q, game_id)
-            row = await q.player(game.id, user_id)
+            row = await q.player(game.id, user_id) if is_row_number(user_id) else None
         if row is None or row.status == "kicked":
             raise NotFound(f"that user is not a player of game {game_id}")
 

@@ -71,6 +71,7 @@ def _write_atomically(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
+        os.chmod(temporary, 0o644)          # mkstemp makes 0600; posts are for everyone to read
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -181,7 +182,13 @@ class OutboxRelay:
             timeout = self.poll_seconds
             if retry_at is not None:
                 timeout = max(0.05, min(timeout, (retry_at - self.service.now()).total_seconds()))
-            try:
-                await asyncio.wait_for(self.service.posts_waiting.wait(), timeout)
-            except asyncio.TimeoutError:
-                pass
+            await self.wait_for_posts(timeout)
+
+    async def wait_for_posts(self, timeout: float) -> None:
+        """Return when the service has written posts (``posts_waiting``) or after ``timeout``
+        seconds. A front end with its own event machinery may wait there instead (the Discord
+        client waits with ``Client.wait_for``)."""
+        try:
+            await asyncio.wait_for(self.service.posts_waiting.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass

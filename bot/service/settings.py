@@ -16,7 +16,7 @@ from typing import Any
 
 from apscheduler.triggers.cron import CronTrigger
 
-from .errors import InvalidInput
+from .errors import InvalidInput, shown
 
 __all__ = ["GameSettings", "Schedule", "MAX_NAME_LENGTH"]
 
@@ -50,11 +50,11 @@ class GameSettings:
         known = {f.name for f in fields(self)}
         for key in values:
             if key not in known:
-                raise InvalidInput(f"unknown setting {key!r}", hint=f"settings are {', '.join(sorted(known))}")
+                raise InvalidInput(f"unknown setting {shown(key)}", hint=f"settings are {', '.join(sorted(known))}")
         new = replace(self, **values)
         if new.length is not None and (not isinstance(new.length, int) or isinstance(new.length, bool)
                                        or not 1 <= new.length <= 100_000):
-            raise InvalidInput(f"length must be a whole number of updates from 1 to 100,000, not {new.length!r}",
+            raise InvalidInput(f"length must be a whole number of updates from 1 to 100,000, not {shown(new.length)}",
                                hint="leave it empty for a never-ending game")
         if not isinstance(new.secret_notice, str) or len(new.secret_notice) > 200:
             raise InvalidInput("secret_notice must be a text of at most 200 characters",
@@ -62,9 +62,9 @@ class GameSettings:
         for name in ("lock_before", "remind_before"):
             value = getattr(new, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 7 * 24 * 60:
-                raise InvalidInput(f"{name} must be a number of minutes from 0 to 10,080 (a week), not {value!r}")
+                raise InvalidInput(f"{name} must be a number of minutes from 0 to 10,080 (a week), not {shown(value)}")
         if new.palette not in PALETTES:
-            raise InvalidInput(f"palette must be one of {', '.join(PALETTES)}, not {new.palette!r}")
+            raise InvalidInput(f"palette must be one of {', '.join(PALETTES)}, not {shown(new.palette)}")
         return new
 
     def secret_notice_for(self, player: str) -> str:
@@ -94,15 +94,15 @@ class Schedule:
         if match:
             seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)[0]]
             if not 10 <= seconds <= 30 * 24 * 3600:
-                raise InvalidInput(f"an interval must be from 10 seconds to 30 days, not {text!r}")
+                raise InvalidInput(f"an interval must be from 10 seconds to 30 days, not {shown(text)}")
             return cls("interval", seconds=seconds)
         match = _DAILY.match(words)
         if match:
             hour, minute = int(match.group(1)), int(match.group(2))
             if hour > 23 or minute > 59:
-                raise InvalidInput(f"{text!r} is not a time of day", hint="write daily HH:MM, e.g. daily 18:00")
+                raise InvalidInput(f"{shown(text)} is not a time of day", hint="write daily HH:MM, e.g. daily 18:00")
             return cls("daily", at=f"{hour:02d}:{minute:02d}")
-        raise InvalidInput(f"{text!r} is not a schedule",
+        raise InvalidInput(f"{shown(text)} is not a schedule",
                            hint="write manual, every 30 minutes, every 2 hours, or daily 18:00 (UTC)")
 
     @classmethod

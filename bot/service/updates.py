@@ -22,7 +22,7 @@ from bot.engine.state import GameState
 from bot.render.board import render_board
 from bot.store import Game
 
-from .base import ServiceBase, with_joiners
+from .base import ServiceBase, is_row_number, with_joiners
 from .errors import InvalidInput, NotFound, WrongTime
 from .faults import fault_point
 from .posts import update_posts
@@ -198,11 +198,18 @@ class UpdateCases(ServiceBase):
             return claimed
         game, ruleset, state, orders, joiners, user_ids = claimed
         fault_point("after_claim", update_no)
-        new_state, report = await asyncio.to_thread(resolve, ruleset, state, orders, game.seed)
-        fault_point("after_engine", update_no)
-        palette = self.settings(game).palette
-        drafts = await asyncio.to_thread(update_posts, ruleset, state, new_state, report, user_ids, game.name, palette)
-        ended = await self._commit(game, update_no, new_state, report, orders, joiners, drafts)
+        try:
+            new_state, report = await asyncio.to_thread(resolve, ruleset, state, orders, game.seed)
+            fault_point("after_engine", update_no)
+            palette = self.settings(game).palette
+            drafts = await asyncio.to_thread(update_posts, ruleset, state, new_state, report, user_ids, game.name,
+                                             palette)
+            ended = await self._commit(game, update_no, new_state, report, orders, joiners, drafts)
+        except Exception:
+            # a bug in the engine or the renderer: give the claim back so a later call can retry
+            # (a killed process cannot; its claim goes stale and is taken over instead)
+            await self._release(game.id, update_no)
+            raise
         if ended is None:
             return Resolution(game_id, update_no, "busy")
         fault_point("after_commit", update_no)
@@ -236,6 +243,13 @@ class UpdateCases(ServiceBase):
                           if o.user_id in players}
                 user_ids = {name: user_id for user_id, name in players.items()}
                 return await q.game(game.id), ruleset, state, orders, joiners, user_ids
+
+    async def _release(self, game_id: int, update_no: int) -> None:
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await q.game(game_id)
+                if game is not None and game.claimed_by == self.holder and game.update_no == update_no:
+                    await q.update_game(game_id, claimed_by=None, claimed_at=None)
 
     async def _commit(self, game: Game, update_no: int, new_state: GameState, report: Report,
                       orders: dict[str, str], joiners, drafts) -> bool | None:
@@ -379,9 +393,9 @@ class UpdateCases(ServiceBase):
         """Re-resolve a stored update from its base, orders and seed: True if it gives the same state."""
         async with self.store.snapshot_read() as q:
             game = await self._game(q, game_id)
-            snapshot = await q.resolved_revision(game.id, update_no)
+            snapshot = await q.resolved_revision(game.id, update_no) if is_row_number(update_no) else None
             if snapshot is None:
-                raise NotFound(f"update {update_no} of game {game.id} was not resolved by the engine")
+                raise NotFound(f"update {str(update_no)[:20]} of game {game.id} was not resolved by the engine")
             base = await q.snapshot(game.id, update_no - 1, snapshot.base_revision)
         ruleset = self.ruleset(game)
         state = with_joiners(ruleset, serialize.loads(base.state), snapshot.joiners)

@@ -11,6 +11,7 @@ import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.engine.events import EVENTS, scheduled
 from bot.engine.model import format_amount
 from bot.engine.report import Report, render
 from bot.engine.standings import health_board_lines
@@ -24,7 +25,7 @@ from .base import ServiceBase
 from .errors import InvalidInput, NotFound
 from .moderation import parse_square
 
-__all__ = ["ViewCases", "PlayerView", "OrderStatus", "Picture", "MAX_RADIUS"]
+__all__ = ["ViewCases", "PlayerView", "OrderStatus", "Picture", "EventStatus", "ActiveEventView", "MAX_RADIUS"]
 
 MAX_RADIUS = 60
 
@@ -67,6 +68,27 @@ class OrderStatus:
         if self.deadline_at:
             lines.append(f"Deadline: {self.deadline_at:%Y-%m-%d %H:%M} UTC")
         return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveEventView:
+    name: str
+    effect: str                     # the sentence announcing it (RULES 6)
+    started: int                    # drawn at step 8 of this update
+    last_update: int                # in force up to and including this update; ends at its step 8
+
+
+@dataclass(frozen=True, slots=True)
+class EventStatus:
+    """The events in force for the open update and when the next one is drawn (RULES 6)."""
+
+    game: Game
+    update_no: int                  # the open update
+    active: tuple[ActiveEventView, ...]
+    next_draw: int | None           # the update at whose step 8 the next event is drawn; None: no more
+    pool_left: int                  # events of the pool not yet drawn this session
+    has_events: bool                # False: the ruleset has no events at all
+    marked: tuple[tuple[int, int], ...] = ()    # King of the Hill squares
 
 
 class ViewCases(ServiceBase):
@@ -163,6 +185,29 @@ class ViewCases(ServiceBase):
         rendered = await asyncio.to_thread(render_board, ruleset, entry.state, palette=self.settings(game).palette)
         report = entry.report.text() if entry.report else f"Update {update_no}: no report ({entry.reason})."
         return Picture(rendered.png, f"board-{update_no:04d}.png", f"{game.name}: the board after update {update_no}"), report
+
+    async def event_status(self, game_id: int) -> EventStatus:
+        """The events in force for the open update and the next scheduled draw (reads only)."""
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+            self._require_live_or_ended(game)
+            state = await self._snapshot_state(q, game)
+        ruleset = self.ruleset(game)
+        rules = ruleset.events
+        update_no = game.update_no
+        active = tuple(ActiveEventView(e.name, EVENTS.get(e.name, ""), e.started, e.started + rules.duration)
+                       for e in sorted(state.events, key=lambda e: (e.started, e.name))
+                       if update_no <= e.started + rules.duration)
+        has_events = rules.first is not None and bool(rules.pool)
+        pool_left = len([name for name in rules.pool if name not in set(state.past_events)])
+        next_draw = None
+        if has_events and game.status != "ended":
+            horizon = max(update_no, rules.first) + max(rules.every, 1)
+            for candidate in range(update_no, horizon + 1):
+                if scheduled(ruleset, candidate, state.length):
+                    next_draw = candidate
+                    break
+        return EventStatus(game, update_no, active, next_draw, pool_left, has_events, tuple(state.marked))
 
     @staticmethod
     def _require_live_or_ended(game: Game) -> None:

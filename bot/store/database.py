@@ -106,16 +106,20 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Queries]:
-        """One write transaction: committed when the block ends, rolled back if it raises."""
+        """One write transaction: committed when the block ends, rolled back if it raises.
+
+        BEGIN, COMMIT and ROLLBACK run to completion even when the task is cancelled meanwhile
+        (aiosqlite would run them later anyway), so a cancelled task never leaves the connection
+        inside a transaction."""
         async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
+            await _begin(self._writer, "BEGIN IMMEDIATE")
             queries = Queries(self._writer)
             try:
                 yield queries
             except BaseException:
-                await self._writer.execute("ROLLBACK")
+                await _to_completion(self._writer.execute("ROLLBACK"))
                 raise
-            await self._writer.execute("COMMIT")
+            await _to_completion(self._writer.execute("COMMIT"))
         for callback in queries.on_commit:
             callback()
 
@@ -123,8 +127,27 @@ class Store:
     async def snapshot_read(self) -> AsyncIterator[Queries]:
         """A consistent read of the last committed state (a deferred read transaction)."""
         async with self._read_lock:
-            await self._reader.execute("BEGIN")
+            await _begin(self._reader, "BEGIN")
             try:
                 yield Queries(self._reader, read_only=True)
             finally:
-                await self._reader.execute("ROLLBACK")
+                await _to_completion(self._reader.execute("ROLLBACK"))
+
+
+async def _to_completion(awaitable):
+    """Await ``awaitable`` to its end even if this task is cancelled meanwhile, then re-raise."""
+    future = asyncio.ensure_future(awaitable)
+    try:
+        return await asyncio.shield(future)
+    except asyncio.CancelledError:
+        await future
+        raise
+
+
+async def _begin(connection: aiosqlite.Connection, statement: str) -> None:
+    try:
+        await _to_completion(connection.execute(statement))
+    except asyncio.CancelledError:
+        if connection.in_transaction:
+            await _to_completion(connection.execute("ROLLBACK"))
+        raise

@@ -159,6 +159,13 @@ class Queries:
         sql = "SELECT * FROM players WHERE game_id = ?" + ("" if include_kicked else " AND status = 'joined'")
         return [_player(row) for row in await self._all(sql + " ORDER BY name", (game_id,))]
 
+    async def joined_since(self, game_id: int, update_no: int) -> list[tuple[str, str]]:
+        """``(name, colour)`` by name of the joined players whose ``joined_update`` is ``update_no`` or later
+        (read by every order: the players a snapshot of update ``update_no - 1`` may lack)."""
+        rows = await self._all("SELECT name, colour FROM players WHERE game_id = ? AND status = 'joined'"
+                               " AND joined_update >= ? ORDER BY name", (game_id, update_no))
+        return [(row[0], row[1]) for row in rows]
+
     async def games_of_user(self, user_id: int) -> list[Game]:
         rows = await self._all("SELECT games.* FROM games JOIN players ON players.game_id = games.id"
                                " WHERE players.user_id = ? AND players.status = 'joined'"
@@ -260,9 +267,14 @@ class Queries:
         return cursor.lastrowid
 
     async def due_posts(self, now: datetime, limit: int = 50) -> list[Post]:
-        rows = await self._all("SELECT * FROM outbox WHERE sent_at IS NULL"
-                               " AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ORDER BY id LIMIT ?",
-                               (to_text(now), limit))
+        """Unsent posts due now, in id order; a game's posts wait behind an earlier one of that game
+        that failed and waits for its retry (each game's posts go out in order)."""
+        rows = await self._all("SELECT * FROM outbox AS post WHERE sent_at IS NULL"
+                               " AND (next_attempt_at IS NULL OR next_attempt_at <= ?)"
+                               " AND NOT EXISTS (SELECT 1 FROM outbox AS earlier WHERE earlier.sent_at IS NULL"
+                               " AND earlier.game_id = post.game_id AND earlier.id < post.id"
+                               " AND earlier.next_attempt_at > ?) ORDER BY id LIMIT ?",
+                               (to_text(now), to_text(now), limit))
         return [_post(row) for row in rows]
 
     async def unsent_count(self) -> int:

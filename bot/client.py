@@ -1,0 +1,203 @@
+"""The Discord bot: a ``commands.Bot`` whose ``setup_hook`` wires the application together.
+
+``SkirmishBot(config)`` opens the store (``config.store_path``), builds the
+:class:`~bot.service.Service`, loads the cogs (:data:`COGS`), starts the deadline scheduler
+(:class:`~bot.scheduler.GameScheduler`) and the outbox relay (posts go out through a
+:class:`~bot.discord_publisher.DiscordPublisher`), then syncs the slash commands, globally or to
+``config.test_guild``. :meth:`SkirmishBot.close` stops all of it again, the store last.
+
+Every dependency can be injected (``service``, ``store``, ``scheduler``, ``publisher``, ``clock``),
+so tests run the real bot against a fake Discord with a fake clock. An injected store or service is
+left open by :meth:`~SkirmishBot.close`: whoever made it closes it.
+
+``config.api_base`` replaces discord.py's REST base (``discord.http.Route.BASE``) exactly, version
+included, and ``config.gateway_url`` the first gateway URL (``DiscordWebSocket.DEFAULT_GATEWAY``)
+(INTERFACES.md, "Configuration"); both are put back when the bot closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+import yarl
+from discord.ext import commands
+
+from bot.config import Config
+from bot.service import Clock, OutboxRelay, Publisher, Service, utc_now
+from bot.store import Store
+
+__all__ = ["SkirmishBot", "COGS", "POSTS_EVENT", "bot_intents", "ClientRelay"]
+
+log = logging.getLogger(__name__)
+
+#: the cog modules loaded at start-up, one per command group (ARCHITECTURE.md)
+COGS = ("cogs.play", "cogs.dm")
+
+#: the client event dispatched when the service has written posts to the outbox
+POSTS_EVENT = "skirmish_posts_waiting"
+
+
+def bot_intents() -> discord.Intents:
+    """The gateway intents Skirmish needs, and no more (README, "Running the bot on Discord").
+
+    ``guilds``: the servers, channels and threads the bot is in (discord.py's cache needs it to
+    resolve a thread's parent and a channel's guild). ``dm_messages``: a plain direct message to the
+    bot is a secret order. Discord delivers the text of direct messages to a bot without the
+    privileged ``message_content`` intent, and slash commands need no intent at all, so no
+    privileged intent is asked for.
+    """
+    intents = discord.Intents.none()
+    intents.guilds = True
+    intents.dm_messages = True
+    return intents
+
+
+class ClientRelay(OutboxRelay):
+    """The outbox relay inside the bot. It waits for new posts with ``Client.wait_for`` on
+    :data:`POSTS_EVENT` (which the bot dispatches when the service commits posts), so that the
+    client's own event machinery, not a bare ``asyncio.Event``, wakes it."""
+
+    def __init__(self, client: discord.Client, service: Service, publisher: Publisher, *,
+                 poll_seconds: float = 5.0) -> None:
+        super().__init__(service, publisher, poll_seconds=poll_seconds)
+        self.client = client
+
+    async def wait_for_posts(self, timeout: float) -> None:
+        if self.service.posts_waiting.is_set():
+            return
+        try:
+            await self.client.wait_for(POSTS_EVENT, timeout=timeout)
+        except asyncio.TimeoutError:
+            pass
+
+
+class SkirmishBot(commands.Bot):
+    """Skirmish on Discord. ``config``: the validated :class:`~bot.config.Config`.
+
+    Injectable for tests: ``service`` (then ``store`` is its store), ``store`` (a service is built
+    on it), ``scheduler`` (anything with ``async start()`` and ``async shutdown()``; ``False``: no
+    scheduler), ``publisher`` (a :class:`~bot.service.Publisher`; default: the Discord publisher),
+    ``clock`` (the service's clock), ``sync_commands`` (False: do not sync the command tree),
+    ``relay_poll_seconds`` (how often the relay looks for due retries without being woken).
+    """
+
+    def __init__(self, config: Config, *, service: Service | None = None, store: Store | None = None,
+                 scheduler=None, publisher: Publisher | None = None, clock: Clock | None = None,
+                 sync_commands: bool = True, relay_poll_seconds: float = 5.0,
+                 intents: discord.Intents | None = None) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None,
+                         intents=intents or bot_intents(),
+                         allowed_mentions=discord.AllowedMentions.none())
+        self.config = config
+        self.service: Service | None = service
+        self.store: Store | None = service.store if service is not None else store
+        self._owns_store = self.store is None
+        self._clock = clock or utc_now
+        self.scheduler = None if scheduler is False else scheduler
+        self._start_scheduler = scheduler is not False
+        self._scheduler_started = False
+        self.publisher = publisher
+        self.relay: ClientRelay | None = None
+        self._relay_task: asyncio.Task | None = None
+        self._sync_commands = sync_commands
+        self._relay_poll_seconds = relay_poll_seconds
+        self._previous_endpoints: tuple[str, yarl.URL] | None = None
+        self._apply_endpoints()
+
+    # ------------------------------------------------------------------ endpoints
+    def _apply_endpoints(self) -> None:
+        from discord.gateway import DiscordWebSocket
+        from discord.http import Route
+
+        self._previous_endpoints = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
+        Route.BASE = self.config.api_base
+        if self.config.gateway_url is not None:
+            DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.config.gateway_url)
+
+    def _restore_endpoints(self) -> None:
+        from discord.gateway import DiscordWebSocket
+        from discord.http import Route
+
+        if self._previous_endpoints is not None:
+            Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._previous_endpoints
+            self._previous_endpoints = None
+
+    # ------------------------------------------------------------------ start-up
+    async def setup_hook(self) -> None:
+        if self.service is None:
+            if self.store is None:
+                self.store = await Store.open(self.config.store_path)
+                log.info("opened the store %s", self.config.store_path)
+            self.service = Service(self.store, clock=self._clock)
+        self.service.on_posts_waiting = self._posts_waiting
+        for name in COGS:
+            await self.load_extension(name)
+        if self._start_scheduler:
+            if self.scheduler is None:
+                from bot.scheduler import GameScheduler
+
+                self.scheduler = GameScheduler(self.service)
+            await self.scheduler.start()
+            self._scheduler_started = True
+        if self.publisher is None:
+            from bot.discord_publisher import DiscordPublisher
+
+            self.publisher = DiscordPublisher(self, self.service)
+        self.relay = ClientRelay(self, self.service, self.publisher, poll_seconds=self._relay_poll_seconds)
+        self._relay_task = asyncio.create_task(self._run_relay(), name="skirmish outbox relay")
+        if self._sync_commands:
+            await self._sync()
+
+    async def _sync(self) -> None:
+        if self.config.test_guild is not None:
+            guild = discord.Object(id=self.config.test_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d slash commands to the test server %s", len(synced), self.config.test_guild)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d slash commands globally (Discord may take a while to show new ones)", len(synced))
+
+    async def _run_relay(self) -> None:
+        """Keep the relay delivering: if it ever stops on an error (a database it cannot read), log
+        it and start it again after a pause. Undelivered posts wait in the outbox meanwhile."""
+        while True:
+            try:
+                await self.relay.run()
+            except Exception:
+                log.exception("the outbox relay stopped; restarting it in %s s", self._relay_poll_seconds)
+                await asyncio.sleep(self._relay_poll_seconds)
+
+    def _posts_waiting(self) -> None:
+        self.dispatch(POSTS_EVENT)
+
+    async def on_ready(self) -> None:
+        log.info("connected to Discord as %s (id %s), in %d servers", self.user, getattr(self.user, "id", "?"),
+                 len(self.guilds))
+
+    # ------------------------------------------------------------------ shutdown
+    async def close(self) -> None:
+        """Stop the scheduler (a resolution under way commits), the relay, the Discord connection,
+        then close the store: its database threads would otherwise keep the process alive."""
+        try:
+            if self._scheduler_started and self.scheduler is not None:
+                self._scheduler_started = False
+                try:
+                    await self.scheduler.shutdown()
+                except Exception:
+                    log.exception("the scheduler did not shut down cleanly")
+            if self._relay_task is not None:
+                task, self._relay_task = self._relay_task, None
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+            if self.service is not None and self.service.on_posts_waiting == self._posts_waiting:
+                self.service.on_posts_waiting = None
+            await super().close()
+        finally:
+            if self._owns_store and self.store is not None:
+                store, self.store = self.store, None
+                await store.close()
+                log.info("closed the store")
+            self._restore_endpoints()

@@ -1,0 +1,134 @@
+"""Posting the outbox to Discord: a :class:`~bot.service.Publisher` over a discord.py client.
+
+A post without a recipient goes to its game's channel (or thread), one with a recipient to that
+player by direct message. Each post is one Discord message: its picture (``board.png``,
+``health.png``, ``timelapse.gif``) as an attachment with the body as the message text; a body longer
+than a message may be (2,000 characters) becomes a ``.md`` (or the post's ``.txt``) attachment
+behind its first line. Every message carries a nonce derived from the outbox row id, which
+discord.py sends with ``enforce_nonce``: Discord then refuses to post the same nonce twice in a
+channel within a few minutes, so a retry after a crash between posting and marking the row sent
+does not post twice. Nothing is ever allowed to mention anyone.
+
+Failures map onto what the relay does next (bot/service/publishing.py):
+
+- :class:`~bot.service.PublishError` (retried with backoff, the game's later posts wait): rate
+  limits (429), Discord's own errors (5xx), network errors and time-outs, and missing permissions
+  in a channel the bot can see (50013: a moderator can grant them, and the posts then arrive in
+  order);
+- :class:`~bot.service.UndeliverableError` (closed with the reason): a player who does not accept
+  direct messages (50007), an unknown channel, thread, user or game, a channel the bot cannot see
+  at all (50001: it was removed or never let in), a file larger than the server accepts, and any
+  other request Discord refuses as malformed (retrying would never succeed).
+
+Error messages name the post, its destination and Discord's status and code, never the text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+
+import aiohttp
+import discord
+
+from bot.service import NotFound, PublishError, UndeliverableError
+from bot.store import Post
+
+__all__ = ["DiscordPublisher", "MESSAGE_LIMIT", "nonce_for", "message_parts"]
+
+log = logging.getLogger(__name__)
+
+#: the most characters Discord accepts in a message's text
+MESSAGE_LIMIT = 2000
+
+_CLOSED_DMS = 50007
+_MISSING_ACCESS = 50001
+_MISSING_PERMISSIONS = 50013
+_TOO_LARGE = 40005
+
+
+def nonce_for(post: Post) -> str:
+    """The message nonce of an outbox row: the same for every attempt at that row (at most 25
+    characters, as Discord requires)."""
+    return f"skirmish-{post.id}"
+
+
+def message_parts(post: Post) -> tuple[str, list[tuple[str, bytes]]]:
+    """The text and the files (``(filename, bytes)``) of the one message that carries ``post``."""
+    files: list[tuple[str, bytes]] = []
+    if post.attachment is not None:
+        files.append((post.filename or "attachment.bin", post.attachment))
+    body = post.body or ""
+    if len(body) <= MESSAGE_LIMIT:
+        return body, files
+    name = post.filename if post.filename and post.filename.endswith((".md", ".txt")) else f"{post.kind}.md"
+    if any(existing == name for existing, _ in files):
+        name = f"{post.kind}-text.md"
+    files.append((name, body.encode("utf-8")))
+    first_line = body.split("\n", 1)[0]
+    note = f"\n*(the full text is attached: {name})*"
+    if len(first_line) + len(note) > MESSAGE_LIMIT:
+        first_line = first_line[:MESSAGE_LIMIT - len(note) - 1] + "…"
+    return first_line + note, files
+
+
+class DiscordPublisher:
+    """Delivers outbox rows with ``client`` (a logged-in discord.py client); ``service`` finds each
+    game's channel (``service.get_game(post.game_id).channel_id``)."""
+
+    def __init__(self, client: discord.Client, service) -> None:
+        self.client = client
+        self.service = service
+
+    async def publish(self, post: Post) -> str:
+        where = f"to user {post.recipient}" if post.recipient is not None else f"in the channel of game {post.game_id}"
+        try:
+            destination = await self._destination(post)
+            content, files = message_parts(post)
+            message = await destination.send(
+                content or None,
+                files=[discord.File(io.BytesIO(data), filename=name) for name, data in files],
+                nonce=nonce_for(post),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as exc:
+            raise self._failure(post, where, exc) from None
+        except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
+            raise PublishError(f"post {post.id} {where}: cannot reach Discord ({type(exc).__name__})") from None
+        log.debug("post %s (%s) of game %s delivered %s as message %s", post.id, post.kind, post.game_id, where,
+                  message.id)
+        return str(message.id)
+
+    async def _destination(self, post: Post) -> discord.abc.Messageable:
+        if post.recipient is not None:
+            return await self.client.create_dm(discord.Object(id=post.recipient))
+        try:
+            game = await self.service.get_game(post.game_id)
+        except NotFound:
+            raise UndeliverableError(f"post {post.id}: game {post.game_id} does not exist") from None
+        channel = self.client.get_channel(game.channel_id)
+        if channel is None:
+            channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        return channel
+
+    @staticmethod
+    def _failure(post: Post, where: str, exc: discord.HTTPException) -> PublishError:
+        status, code = exc.status, exc.code
+        said = f"Discord answered {status}" + (f" (code {code})" if code else "")
+        if status == 429 or status >= 500:
+            return PublishError(f"post {post.id} {where}: {said}; retrying")
+        if isinstance(exc, discord.Forbidden):
+            if code == _CLOSED_DMS:
+                return UndeliverableError(f"post {post.id} {where}: the player does not accept direct messages "
+                                          f"from the bot ({said})")
+            if code == _MISSING_PERMISSIONS:
+                return PublishError(f"post {post.id} {where}: the bot lacks a permission there (Send Messages, "
+                                    f"Send Messages in Threads, Attach Files) ({said}); retrying until it has it")
+            return UndeliverableError(f"post {post.id} {where}: the bot cannot see that channel ({said})")
+        if isinstance(exc, discord.NotFound):
+            return UndeliverableError(f"post {post.id} {where}: no such channel, thread or user ({said})")
+        if status == 413 or code == _TOO_LARGE:
+            return UndeliverableError(f"post {post.id} {where}: the attachment is larger than the server "
+                                      f"accepts ({said})")
+        return UndeliverableError(f"post {post.id} {where}: Discord refused the message ({said})")

@@ -1,0 +1,370 @@
+"""Player commands: join a game, send and withdraw orders, and look at the game.
+
+Every answer goes only to the player who asked (an ephemeral message, or the direct message the
+command was used in): the game channel carries only the game's own posts (boards, reports,
+announcements and the notice that someone sent a secret order). Each command is deferred before the
+service is called, so rendering or a busy database never runs past Discord's 3 seconds.
+
+Commands used in a server act on the live game of the channel or thread (or of the thread's parent
+channel); in a direct message, on the player's game (the ``game`` option chooses among several).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from fractions import Fraction
+from typing import Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render.palette import colour_names
+from bot.service import InvalidInput
+from bot.service.views import MAX_RADIUS
+
+from . import Reply, answer, channel_game, game_for, log_failure, service_of
+
+__all__ = ["PlayCog", "rules_text", "events_text", "colour_suggestions", "HELP_TEXT", "setup"]
+
+_ORDER_LENGTH = 1000
+_CHOICES = 25                   # Discord shows at most 25 autocomplete choices
+
+
+def _when(moment: datetime | None) -> str:
+    return f"{moment:%Y-%m-%d %H:%M} UTC" if moment else ""
+
+
+def _amount(value) -> str:
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+# ----------------------------------------------------------------------------- texts
+HELP_TEXT = """\
+**Skirmish**: simultaneous-move chess by post. Everyone orders, then every order resolves at once.
+`/join` join this channel's game with a name and a colour; then place your king: `/move K(x,y)`
+`/move` send your order, e.g. `N(35,2)-(37,3)`; a later order replaces it until the lock
+`/orders` your pending order, your balance and what happened to you last update
+`/cancel` withdraw your pending order
+`/board` the board, around a square (`center`, `radius`) or with a piece's legal moves (`piece`)
+`/health` the health board (the standings)
+`/pieces` the piece sheet: every piece, its moves and its cost
+`/rules` the rules of this game in short
+`/history` the board and the report of an earlier update
+`/event` the events in force and when the next one comes
+A direct message to the bot is a **secret** order for your game: the channel only learns that you \
+ordered. Every answer of the bot to you is private."""
+
+
+def rules_text(ruleset) -> str:
+    """A short summary of a ruleset for players, citing the rules decisions (D-numbers) that
+    players meet most. ``ruleset``: a :class:`bot.engine.ruleset.Ruleset` (from the service)."""
+    orders, economy, events = ruleset.orders, ruleset.economy, ruleset.events
+    king = ruleset.royal_letter or "K"
+    lines = [f"**{ruleset.title}** (`{ruleset.name}`)"]
+    if orders.policy == "single":
+        per_update = "one order per update (a move, a generation" + (", `resign`" if orders.resign else "") + ")"
+    elif orders.policy == "kings_plus_one":
+        per_update = "1 + (your kings) moves of different pieces per round, in one submission"
+    else:
+        per_update = "each of your pieces may move once per turn, all in one submission"
+    where = ("in the game channel with /move, or secretly by direct message to the bot (the channel only "
+             "learns that you ordered)" if orders.secret else "only in the game channel with /move: no "
+             "secret orders")
+    lines.append(f"- **Orders**: {per_update}, {where}.")
+    if orders.turns == "teams_alternate":
+        teams = " and ".join(ruleset.teams.names) or "the two teams"
+        lines.append(f"- **Teams**: {teams} move on alternate updates; you order on your team's updates.")
+    lines.append("- **Notation**: `N(35,2)-(37,3)`; the short form `N(37,3)` only when exactly one of your "
+                 "pieces of that letter can make the move (D5); letters ignore case when that is unambiguous "
+                 "(D4); chess notation such as `Nf3` is refused with a hint.")
+    if orders.policy != "single":
+        lines.append("- Several moves go in one /move, separated by `;`, and are checked together (D7).")
+    lines.append("- Your latest valid order before the lock counts; a refused one changes nothing; /cancel "
+                 "withdraws it (D6). The bot answers every order with its canonical form or the reason it "
+                 "refused it.")
+    lines.append("- **Resolution**: at the update every order resolves at once against the board you saw; the "
+                 "order of sending never matters (D2), and the same board and orders always give the same "
+                 "result (D3).")
+    if orders.fallbacks:
+        lines.append("- **Fallbacks**: `A else B` only behind a capture attempt or a move of a capturable piece "
+                     "(D11).")
+    if ruleset.resolution.collisions == "implosion":
+        lines.append("- **Collisions**: two arrivals on one square stay there together; the square implodes at "
+                     "the end of the next update (D14, D15).")
+    currency = economy.currency
+    economy_line = f"- **{currency.capitalize()}**: you start with {_amount(economy.start)}"
+    if economy.regen and economy.regen_when == "king":
+        economy_line += f", +{_amount(economy.regen)} per update while you have a king on the board"
+    elif economy.regen and economy.regen_when == "executed_order":
+        economy_line += f", +{_amount(economy.regen)} for each update your order was executed"
+    if economy.points_per_update:
+        economy_line += f", +{_amount(economy.points_per_update)} per update while you are in the game"
+    if economy.win_at is not None:
+        economy_line += f"; the first to {_amount(economy.win_at)} wins"
+    lines.append(economy_line + ".")
+    if orders.generation and ruleset.generation.allowed:
+        lines.append(f"- **Generation**: `+X(x,y)` puts a new piece on an empty square for its cost in {currency}; "
+                     "it cannot capture during its first update.")
+    if orders.policy == "single":
+        lines.append(f"- **Joining**: /join, then place your king with `{king}(x,y)` on an empty square no enemy "
+                     f"attacks (D20).")
+    if events.first is not None and events.pool:
+        lines.append(f"- **Events**: the first at update {events.first}, then one every {events.every} updates, "
+                     f"each lasting {events.duration}; /event shows them.")
+    lines.append("See /pieces for every piece with its moves and cost, and /help for the commands.")
+    return "\n".join(lines)
+
+
+def events_text(status) -> str:
+    """``status``: the service's ``EventStatus``."""
+    game = status.game
+    if not status.has_events:
+        return f"**{game.name}** has no events: its ruleset draws none."
+    lines = [f"**{game.name}**, update {status.update_no}:"]
+    if status.active:
+        lines.append("Events in force:")
+        for event in status.active:
+            lines.append(f"- **{event.name}** (since update {event.started + 1}, until update {event.last_update}): "
+                         f"{event.effect}")
+    else:
+        lines.append("No event is in force.")
+    for square in status.marked:
+        lines.append(f"King of the Hill square: ({square[0]},{square[1]})")
+    if status.next_draw is not None and status.pool_left:
+        lines.append(f"The next event is drawn at update {status.next_draw} and is in force from update "
+                     f"{status.next_draw + 1} ({status.pool_left} events not drawn yet this session).")
+    else:
+        lines.append("No more events will be drawn this session.")
+    return "\n".join(lines)
+
+
+def _view_text(view, currency: str) -> str:
+    """``view``: the service's ``PlayerView``; ``currency``: the ruleset's (health, energy, points)."""
+    game = view.game
+    lines = [f"**{game.name}** (game {game.id}), update {game.update_no}: you play as {view.name} ({view.colour}), "
+             f"{currency} {view.balance}, {view.pieces} pieces" + ("" if view.has_king else ", no king on the board")
+             + "."]
+    if view.order is None:
+        lines.append(f"You have no order for update {game.update_no}.")
+    else:
+        lines.append(f"Your order for update {game.update_no}: `{view.order}`" + (" (secret)" if view.order_secret
+                                                                                  else ""))
+    if game.deadline_at:
+        lines.append(f"Orders close at {_when(game.lock_at or game.deadline_at)}.")
+    if view.last_report:
+        lines.append(f"Last update:\n{view.last_report}")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- autocomplete
+def _matching(names: list[str], typed: str) -> list[str]:
+    """``names`` that contain ``typed`` (case-insensitive), those starting with it first."""
+    key = typed.strip().casefold()
+    starts = [n for n in names if n.casefold().startswith(key)]
+    contains = [n for n in names if key in n.casefold() and n not in starts]
+    return starts + contains
+
+
+def colour_suggestions(typed: str, taken: set[str]) -> list[str]:
+    """Colours to offer for what is typed: single colours, or ``A/B`` once ``A/`` is typed, minus the
+    colours taken in the game (compared without regard to case)."""
+    names = colour_names()
+    taken = {t.casefold() for t in taken}
+    if "/" in typed:
+        first, second = typed.split("/", 1)
+        by_key = {n.casefold(): n for n in names}
+        base = by_key.get(first.strip().casefold())
+        if base is None:
+            return []
+        candidates = [f"{base}/{n}" for n in _matching([n for n in names if n != base], second)]
+    else:
+        candidates = _matching(names, typed)
+    return [c for c in candidates if c.casefold() not in taken][:_CHOICES]
+
+
+class PlayCog(commands.Cog, name="Play"):
+    """The player commands."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self):
+        return service_of(self.bot)
+
+    # ------------------------------------------------------------------ autocomplete callbacks
+    async def game_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[int]]:
+        try:
+            games = list(await self.service.games_of(interaction.user.id))
+            if interaction.guild_id is not None:
+                here = await channel_game(self.service, interaction.channel, interaction.channel_id)
+                if here is not None and all(g.id != here.id for g in games):
+                    games.insert(0, here)
+            typed = current.strip().casefold()
+            shown = [g for g in games if not typed or typed in g.name.casefold() or typed in str(g.id)]
+            return [app_commands.Choice(name=f"{g.name} (game {g.id})"[:100], value=g.id) for g in shown[:_CHOICES]]
+        except Exception as exc:            # an autocomplete must never fail loudly: offer nothing
+            log_failure("game autocomplete", exc)
+            return []
+
+    async def colour_autocomplete(self, interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        try:
+            taken: set[str] = set()
+            game = await channel_game(self.service, interaction.channel, interaction.channel_id)
+            if game is not None:
+                taken = {p.colour for p in await self.service.players(game.id, include_kicked=True)}
+            return [app_commands.Choice(name=c, value=c) for c in colour_suggestions(current, taken)]
+        except Exception as exc:
+            log_failure("colour autocomplete", exc)
+            return []
+
+    # ------------------------------------------------------------------ joining and orders
+    @app_commands.command(name="join", description="Join this channel's game with a name and a colour")
+    @app_commands.describe(colour="your colour (unique in the game); A/B for two tones, e.g. Crimson/Yellow",
+                           name="the name reports use for you (default: your display name)")
+    @app_commands.autocomplete(colour=colour_autocomplete)
+    @app_commands.guild_only()
+    async def join(self, interaction: discord.Interaction, colour: app_commands.Range[str, 1, 65],
+                   name: Optional[app_commands.Range[str, 1, 32]] = None) -> None:
+        async def work() -> str:
+            game = await game_for(interaction)
+            chosen = name if name is not None else interaction.user.display_name
+            joined = await self.service.join(game.id, user_id=interaction.user.id, name=chosen, colour=colour)
+            return (f"You joined **{joined.game.name}** as {joined.player.name} ({joined.player.colour}). "
+                    f"Next: {joined.next_step}.")
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="move", description="Send your order for the open update (only you see the answer)")
+    @app_commands.describe(order="e.g. N(35,2)-(37,3), +P(4,-2), K(0,0), R(1,1)-(1,5) else R(1,1)-(5,1), resign",
+                           game="the game (needed in a direct message when you play several)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def move(self, interaction: discord.Interaction, order: app_commands.Range[str, 1, _ORDER_LENGTH],
+                   game: Optional[int] = None) -> None:
+        async def work() -> str:
+            found = await game_for(interaction, game)
+            source = "dm" if interaction.guild_id is None else "channel"
+            receipt = await self.service.submit_order(found.id, user_id=interaction.user.id, text=order, source=source)
+            return receipt.text()
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="orders", description="Your pending order, balance and last update (only you see it)")
+    @app_commands.describe(game="the game (needed in a direct message when you play several)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def orders(self, interaction: discord.Interaction, game: Optional[int] = None) -> None:
+        async def work() -> str:
+            found = await game_for(interaction, game)
+            view = await self.service.player_view(found.id, user_id=interaction.user.id)
+            return _view_text(view, self.service.ruleset(view.game).economy.currency)
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="cancel", description="Withdraw your pending order")
+    @app_commands.describe(game="the game (needed in a direct message when you play several)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def cancel(self, interaction: discord.Interaction, game: Optional[int] = None) -> None:
+        async def work() -> str:
+            found = await game_for(interaction, game)
+            order = await self.service.cancel_order(found.id, user_id=interaction.user.id)
+            return (f"Your order `{order.canonical}` for update {order.update_no} is withdrawn: you have no order "
+                    "for this update now.")
+
+        await answer(interaction, work)
+
+    # ------------------------------------------------------------------ looking at the game
+    @app_commands.command(name="board", description="The board: all of it, around a square, or a piece's moves")
+    @app_commands.describe(center="the square in the middle, as (x,y)",
+                           radius=f"squares shown on each side of the centre (1 to {MAX_RADIUS})",
+                           piece="the square of a piece, as (x,y): its legal moves are framed",
+                           game="the game (needed in a direct message when you play several)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def board(self, interaction: discord.Interaction, center: Optional[app_commands.Range[str, 1, 40]] = None,
+                    radius: Optional[app_commands.Range[int, 1, MAX_RADIUS]] = None,
+                    piece: Optional[app_commands.Range[str, 1, 40]] = None, game: Optional[int] = None) -> None:
+        async def work() -> Reply:
+            if radius is not None and center is None and piece is None:
+                raise InvalidInput("radius goes with center or piece",
+                                   hint="give a centre square too, e.g. center:(0,0) radius:8")
+            found = await game_for(interaction, game)
+            picture = await self.service.board_picture(found.id, center=center, radius=radius, piece=piece,
+                                                       user_id=interaction.user.id)
+            return Reply(picture.caption, ((picture.filename, picture.png),))
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="health", description="The health board: every player's score and balance")
+    @app_commands.describe(game="the game (needed in a direct message when you play several)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def health(self, interaction: discord.Interaction, game: Optional[int] = None) -> None:
+        async def work() -> Reply:
+            found = await game_for(interaction, game)
+            lines, picture = await self.service.health_board(found.id)
+            text = "\n".join(lines) if lines else "No player has pieces on the board yet."
+            return Reply(text, ((picture.filename, picture.png),))
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="pieces", description="The piece sheet: every piece, its moves and its cost")
+    @app_commands.describe(game="the game (needed in a direct message when you play several)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def pieces(self, interaction: discord.Interaction, game: Optional[int] = None) -> None:
+        async def work() -> Reply:
+            found = await game_for(interaction, game)
+            picture = await self.service.piece_sheet(found.id)
+            return Reply(picture.caption + ". Letters are what you write in orders: `N(35,2)-(37,3)`.",
+                         ((picture.filename, picture.png),))
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="rules", description="The rules of this game in short")
+    @app_commands.describe(game="the game (needed in a direct message when you play several)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def rules(self, interaction: discord.Interaction, game: Optional[int] = None) -> None:
+        async def work() -> str:
+            found = await game_for(interaction, game)
+            return rules_text(self.service.ruleset(found))
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="history", description="The board and the report of an earlier update")
+    @app_commands.describe(update="the update's number (0: the empty board at the start)",
+                           game="the game (needed in a direct message when you play several)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def history(self, interaction: discord.Interaction, update: app_commands.Range[int, 0, 1_000_000],
+                      game: Optional[int] = None) -> None:
+        async def work() -> Reply:
+            found = await game_for(interaction, game)
+            picture, report = await self.service.history_picture(found.id, update)
+            files = [(picture.filename, picture.png)]
+            text = f"{picture.caption}.\n{report}"
+            if len(text) > 2000:
+                files.append((f"report-{update:04d}.md", report.encode("utf-8")))
+                text = f"{picture.caption}. The report is attached."
+            return Reply(text, tuple(files))
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="event", description="The events in force and when the next one is drawn")
+    @app_commands.describe(game="the game (needed in a direct message when you play several)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def event(self, interaction: discord.Interaction, game: Optional[int] = None) -> None:
+        async def work() -> str:
+            found = await game_for(interaction, game)
+            return events_text(await self.service.event_status(found.id))
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="help", description="The commands of Skirmish")
+    async def help_(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(HELP_TEXT, ephemeral=True,
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(PlayCog(bot))
+

@@ -1,0 +1,52 @@
+"""``python -m bot run [--config PATH]``: a missing or invalid setting, or a missing token, exits
+with status 2 and one message naming it, before anything connects."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+
+def run(tmp_path, *args: str, token: str | None = None) -> subprocess.CompletedProcess:
+    environment = {key: value for key, value in os.environ.items() if key != "DISCORD_TOKEN"}
+    if token is not None:
+        environment["DISCORD_TOKEN"] = token
+    return subprocess.run([sys.executable, "-m", "bot", "run", *args], cwd=tmp_path, env=environment,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_an_unknown_key_exits_2_naming_it(tmp_path):
+    (tmp_path / "bad.toml").write_text('[discord]\napi_bas = "https://discord.com/api/v10"\n')
+    done = run(tmp_path, "--config", "bad.toml", token="secret-token")
+    assert done.returncode == 2
+    assert "discord.api_bas" in done.stderr and "api_base" in done.stderr
+    assert done.stderr.startswith("python -m bot run: error:")
+    assert "Traceback" not in done.stderr
+    assert "secret-token" not in done.stderr + done.stdout
+
+
+def test_an_invalid_value_exits_2_naming_the_key(tmp_path):
+    (tmp_path / "bad.toml").write_text('[discord]\ngateway_url = "https://gateway.discord.gg"\n')
+    done = run(tmp_path, "--config", "bad.toml", token="secret-token")
+    assert done.returncode == 2
+    assert "discord.gateway_url must be a ws:// or wss:// URL" in done.stderr
+
+
+def test_a_missing_config_file_exits_2(tmp_path):
+    done = run(tmp_path, "--config", "nowhere.toml", token="secret-token")
+    assert done.returncode == 2
+    assert "no configuration file at nowhere.toml" in done.stderr
+
+
+def test_a_missing_token_exits_2(tmp_path):
+    done = run(tmp_path)                              # no ./config.toml: the defaults
+    assert done.returncode == 2
+    assert "DISCORD_TOKEN" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "skirmish.sqlite3").exists()      # nothing was opened
+
+
+def test_an_empty_token_counts_as_missing(tmp_path):
+    (tmp_path / "config.toml").write_text('[store]\npath = "game.sqlite3"\n')
+    done = run(tmp_path, token="   ")
+    assert done.returncode == 2 and "DISCORD_TOKEN" in done.stderr

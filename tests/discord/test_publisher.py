@@ -1,0 +1,235 @@
+"""The outbox relay posting through the Discord publisher: what a resolved update looks like in the
+channel and in direct messages, nonces, retries and undeliverable posts."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timezone
+
+import aiohttp
+import discord
+import pytest
+
+from bot.discord_publisher import MESSAGE_LIMIT, DiscordPublisher, message_parts, nonce_for
+from bot.service import PublishError, UndeliverableError
+from bot.store import Post
+
+T = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+
+
+def post(**fields) -> Post:
+    values = dict(id=42, game_id=1, update_no=3, kind="report", recipient=None, body="Update 3", attachment=None,
+                  filename="report.md", created_at=T, attempts=0, last_error=None, next_attempt_at=None, sent_at=None,
+                  message_id=None)
+    values.update(fields)
+    return Post(**values)
+
+
+def message_requests(world, channel_id: int) -> list[dict]:
+    return [r.json for r in world.env.http_requests
+            if r.method == "POST" and r.path == f"/channels/{channel_id}/messages"]
+
+
+async def outbox(world, game) -> list[Post]:
+    async with world.service.store.snapshot_read() as q:
+        return await q.posts(game.id)
+
+
+async def two_players(world, *, resolve: bool = True):
+    game = await world.game()
+    await world.join(game, world.alice, "Red", "Alice")
+    await world.join(game, world.bob, "Blue", "Bob")
+    await world.service.submit_order(game.id, user_id=world.alice.id, text="K(0,0)")
+    await world.service.submit_order(game.id, user_id=world.bob.id, text="K(5,0)", source="dm")
+    await world.env.settle()
+    if resolve:
+        await world.resolve(game)
+    return game
+
+
+# ----------------------------------------------------------------------------- the parts of a message
+def test_a_short_post_is_its_text_with_its_picture():
+    assert message_parts(post(body="Update 3")) == ("Update 3", [])
+    text, files = message_parts(post(kind="board", body="The board.", attachment=b"png", filename="board.png"))
+    assert (text, files) == ("The board.", [("board.png", b"png")])
+
+
+def test_a_long_text_becomes_an_attachment_behind_its_first_line():
+    body = "Update 3\n" + "\n".join(f"- Player{i} placed a king on ({i},0)." for i in range(100))
+    assert len(body) > MESSAGE_LIMIT
+    text, files = message_parts(post(body=body))
+    assert files == [("report.md", body.encode())]
+    assert text == "Update 3\n*(the full text is attached: report.md)*"
+    text, files = message_parts(post(kind="health_text", body=body, filename="health.txt"))
+    assert files[0][0] == "health.txt"
+    text, files = message_parts(post(kind="announcement", body="x" * 5000, filename=None))
+    assert files[0][0] == "announcement.md" and len(text) <= MESSAGE_LIMIT
+
+
+def test_the_nonce_is_the_rows_for_every_attempt():
+    assert nonce_for(post(id=7)) == nonce_for(post(id=7, attempts=3)) == "skirmish-7"
+    assert nonce_for(post(id=8)) != nonce_for(post(id=7))
+    assert len(nonce_for(post(id=10**15))) <= 25
+
+
+# ----------------------------------------------------------------------------- failures, by Discord's answer
+class _Response:
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "test"
+
+
+class _Channel:
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    async def send(self, *args, **kwargs):
+        raise self.error
+
+
+class _Client:
+    def __init__(self, error: BaseException) -> None:
+        self.channel = _Channel(error)
+
+    def get_channel(self, channel_id):
+        return self.channel
+
+    async def create_dm(self, user):
+        return self.channel
+
+
+class _Service:
+    async def get_game(self, game_id):
+        class Game:
+            channel_id, guild_id = 10, 1
+        return Game()
+
+
+def _http(kind, status: int, code: int):
+    return kind(_Response(status), {"code": code, "message": "refused"})
+
+
+@pytest.mark.parametrize("error, outcome", [
+    (_http(discord.HTTPException, 429, 0), PublishError),
+    (_http(discord.DiscordServerError, 502, 0), PublishError),
+    (_http(discord.Forbidden, 403, 50013), PublishError),         # a moderator can grant the permission
+    (aiohttp.ClientConnectionError("reset"), PublishError),
+    (asyncio.TimeoutError(), PublishError),
+    (_http(discord.Forbidden, 403, 50007), UndeliverableError),   # closed direct messages
+    (_http(discord.Forbidden, 403, 50001), UndeliverableError),   # the bot cannot see the channel
+    (_http(discord.NotFound, 404, 10003), UndeliverableError),    # no such channel
+    (_http(discord.HTTPException, 413, 40005), UndeliverableError),
+    (_http(discord.HTTPException, 400, 50035), UndeliverableError),
+])
+async def test_failures_map_to_retry_or_give_up(error, outcome):
+    publisher = DiscordPublisher(_Client(error), _Service())
+    secret = post(recipient=77, kind="private_report", body="Update 3 (your report)\n- You moved N(1,2)-(3,3).")
+    with pytest.raises(PublishError) as raised:
+        await publisher.publish(secret)
+    assert type(raised.value) is outcome
+    assert "post 42" in str(raised.value) and "N(1,2)" not in str(raised.value)
+
+
+# ----------------------------------------------------------------------------- through SimCord
+async def test_a_resolved_update_is_posted_in_the_channel_and_by_direct_message(world):
+    game = await two_players(world)
+    posted = world.public(world.channel)
+    assert [m.content.split("\n")[0] for m in posted] == [
+        ("**neisg game** has started: Never-Ending Infinite Sandbox Game. Join with /join, then place your king "
+         "with /move K(x,y)."),
+        "Bob has submitted a secret move",
+        "**neisg game**: the board after update 1.",
+        "Health board after update 1.",
+        "1. Alice (Red): 0 --- Health: 11 💖",
+        "Update 1",
+    ]
+    assert [[a.filename for a in m.attachments] for m in posted][2:4] == [["board.png"], ["health.png"]]
+    assert (await posted[2].attachments[0].read()).startswith(b"\x89PNG")
+    assert all(m.author.id == world.env.bot.user.id for m in posted)
+    alice_dm = world.alice.user.dm_channel.history()
+    assert alice_dm[-1].content.startswith("Update 1 (your report, Alice)")
+    rows = await outbox(world, game)
+    assert all(row.sent_at is not None and row.last_error is None for row in rows)
+    assert {row.message_id for row in rows} == {str(m.id) for m in posted} | {str(alice_dm[-1].id),
+                                                                            str(world.bob.user.dm_channel.history()[-1].id)}
+    requests = message_requests(world, world.channel.id)
+    assert [r["nonce"] for r in requests] == [nonce_for(row) for row in rows if row.recipient is None]
+    assert all(r["enforce_nonce"] is True and r["allowed_mentions"] == {"parse": []} for r in requests)
+
+
+async def test_a_long_report_is_attached(world):
+    game = await world.game()
+    for number in range(36):
+        user = world.env.create_user(f"player{number}")
+        await world.service.join(game.id, user_id=user.id, name=f"Player{number:02d}", colour=_colour(number))
+        await world.service.submit_order(game.id, user_id=user.id, text=f"K({number * 3},0)")
+    await world.resolve(game)
+    report = next(m for m in world.public(world.channel) if m.content.startswith("Update 1"))
+    assert report.content == "Update 1\n*(the full text is attached: report.md)*"
+    [attached] = report.attachments
+    text = (await attached.read()).decode()
+    assert len(text) > MESSAGE_LIMIT and "Player35 placed a king on (105,0)" in text
+
+
+def _colour(number: int) -> str:
+    from bot.render.palette import colour_names
+
+    names = colour_names()
+    if number < len(names):
+        return names[number]
+    return f"{names[number % len(names)]}/{names[(number + 1) % len(names)]}"
+
+
+async def test_a_discord_outage_delays_posts_and_loses_none(world):
+    game = await two_players(world, resolve=False)
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=503, times=1)
+    await world.resolve(game)
+    assert not any(m.content.startswith("**neisg game**: the board") for m in world.public(world.channel))
+    rows = await outbox(world, game)
+    board = next(row for row in rows if row.kind == "board")
+    assert board.attempts == 1 and "503" in board.last_error and board.sent_at is None
+    assert all(row.sent_at is None for row in rows if row.id > board.id)     # the game's later posts wait
+    world.clock.advance(seconds=2)
+    await world.env.advance_time(2)
+    posted = [m.content.split("\n")[0] for m in world.public(world.channel)]
+    assert posted[-4:] == ["**neisg game**: the board after update 1.", "Health board after update 1.",
+                           "1. Alice (Red): 0 --- Health: 11 💖", "Update 1"]
+    assert posted.count("**neisg game**: the board after update 1.") == 1
+    board_attempts = [r for r in message_requests(world, world.channel.id) if r["nonce"] == nonce_for(board)]
+    assert len(board_attempts) == 2                                          # the same nonce both times
+    assert all(row.sent_at is not None for row in await outbox(world, game))
+
+
+async def test_missing_permissions_are_retried(world):
+    game = await two_players(world, resolve=False)
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=403, code=50013, times=1)
+    await world.resolve(game)
+    board = next(row for row in await outbox(world, game) if row.kind == "board")
+    assert board.sent_at is None and "50013" in board.last_error
+    world.clock.advance(seconds=2)
+    await world.env.advance_time(2)
+    assert any(m.content.startswith("**neisg game**: the board") for m in world.public(world.channel))
+
+
+async def test_closed_direct_messages_close_the_post_and_the_rest_goes_on(world):
+    game = await two_players(world, resolve=False)
+    alice_dm = world.alice.user.dm_channel
+    world.env.inject_error("POST", f"/channels/{alice_dm.id}/messages", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    await world.resolve(game)
+    rows = await outbox(world, game)
+    to_alice = next(row for row in rows if row.recipient == world.alice.id)
+    assert to_alice.sent_at is not None and to_alice.message_id is None
+    assert "does not accept direct messages" in to_alice.last_error
+    assert "your report" not in to_alice.last_error
+    assert world.bob.user.dm_channel.history()[-1].content.startswith("Update 1 (your report, Bob)")
+    assert world.public(world.channel)[-1].content.startswith("Update 1")
+
+
+async def test_a_missing_channel_is_undeliverable(world, service):
+    game = await service.create_game(guild_id=world.guild.id, channel_id=1234567, actor=1, seed=7)
+    await service.start_game(game.id, actor=1)
+    await world.env.settle()
+    [row] = await outbox(world, game)
+    assert row.sent_at is not None and row.message_id is None
+    assert "no such channel" in row.last_error or "cannot see" in row.last_error

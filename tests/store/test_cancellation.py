@@ -1,0 +1,33 @@
+"""A task cancelled in the middle of a transaction never leaves the connection inside one."""
+
+import asyncio
+
+from bot.store import Store
+
+
+async def test_cancelled_transactions_and_reads_leave_the_store_usable(tmp_path):
+    store = await Store.open(tmp_path / "s.sqlite3")
+    try:
+        async def write_forever():
+            while True:
+                async with store.transaction() as q:
+                    await q.games()
+
+        async def read_forever():
+            while True:
+                async with store.snapshot_read() as q:
+                    await q.games()
+
+        for delay in (0, 0.0005, 0.001, 0.002, 0.005):
+            tasks = [asyncio.create_task(write_forever()), asyncio.create_task(read_forever())]
+            await asyncio.sleep(delay)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            # both connections must accept a new transaction at once
+            async with store.transaction() as q:
+                assert await q.games() == []
+            async with store.snapshot_read() as q:
+                assert await q.games() == []
+    finally:
+        await store.close()
