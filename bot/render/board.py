@@ -183,6 +183,13 @@ def _overlap(a: Box, b: Box) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
+def state_label(state) -> str:
+    """Which position a picture shows, in one convention for boards and timelapse frames: the
+    update whose result it is ("after update 4"), or "before update 1" for the empty start."""
+    done = state.update - 1
+    return f"after update {done}" if done >= 1 else f"before update {state.update}"
+
+
 def viewport_name(column: int, row: int) -> str:
     """Grid name of a viewport: columns A..Z, AA, AB, ... (0-based in), rows 1, 2, ... (0-based in)."""
     letters = ""
@@ -450,10 +457,10 @@ class _BoardPainter:
                 box = self._draw_label(draw, label_face, text, cx, cy, bold_zero=(y == 0))
                 layout_labels.append(Label(text, "y", y, side, box))
 
-        title = (f"{self.ruleset.title or self.ruleset.name} · update {self.state.update} · "
+        title = (f"{self.ruleset.title or self.ruleset.name} · {state_label(self.state)} · "
                  f"x {x0}..{x1}, y {y0}..{y1}")
         if _text_size(title_face, title)[0] > width - left - 8:
-            title = f"{self.ruleset.name} · update {self.state.update} · x {x0}..{x1}, y {y0}..{y1}"
+            title = f"{self.ruleset.name} · {state_label(self.state)} · x {x0}..{x1}, y {y0}..{y1}"
         draw.text((left, 10), title, font=title_face, fill=_TEXT)
         self._paint_legend(draw, legend, (left + board_w + y_label_width + 12, title_height))
         layout = BoardLayout(region=self.region, scale=s, overview=False, board_box=board_box,
@@ -1115,7 +1122,7 @@ class _OverviewPainter:
         viewports = dict(sorted(viewports.items(), key=lambda item: (item[1][1], item[1][0])))
 
         example = next(iter(viewports), "A1")
-        titles = (f"{self.ruleset.title or self.ruleset.name} · update {self.state.update} · overview of "
+        titles = (f"{self.ruleset.title or self.ruleset.name} · {state_label(self.state)} · overview of "
                   f"x {x0}..{x1}, y {y0}..{y1} · {len(pieces):,} pieces",
                   f"Too far apart for one board: ask for a viewport, named by its column letter and row "
                   f"number (such as {example}), to see its squares.")

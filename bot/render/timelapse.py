@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.ruleset import Ruleset
 
-from .board import framed_region, render_board
+from .board import framed_region, render_board, state_label
 from .sprites import bold_font, font
 
 __all__ = ["render_timelapse", "timelapse_region", "frame_label", "MAX_SIDE", "MAX_BYTES", "FRAME_MS",
@@ -40,9 +40,8 @@ BANNER_MUTED = (190, 190, 200)
 
 
 def frame_label(state) -> str:
-    """The words on a state's frame: the update whose result it shows."""
-    done = state.update - 1
-    return f"after update {done}" if done >= 1 else f"before update {state.update}"
+    """The words on a state's frame: the update whose result it shows (as on a board's title)."""
+    return state_label(state)
 
 
 def timelapse_region(states: Sequence, margin: int = MARGIN) -> tuple[int, int, int, int] | None:
