@@ -73,6 +73,19 @@ class Table:
         self._extra: list[Store] = []
 
     # ------------------------------------------------------------------ database
+    async def refused(self, coroutine, error_type, *words):
+        """Run a use case that must be refused: its error's type and words (a user reads them, in
+        one Discord message), and a database left exactly as it was."""
+        before = self.dump()
+        with pytest.raises(error_type) as caught:
+            await coroutine
+        told = caught.value.describe()
+        for word in words:
+            assert word in told, f"{word!r} not in {told!r}"
+        assert len(told) < 2000, "the answer would not fit in a Discord message"
+        assert self.dump() == before, "a refused request changed the database"
+        return caught.value
+
     def dump(self) -> list[str]:
         return dump(self.path)
 

@@ -16,16 +16,6 @@ SQL_NAME = "Robert'); DROP TABLE games;--"
 BIG = "x" * 100_000
 
 
-async def refused(table, coroutine, error_type, *words):
-    before = table.dump()
-    with pytest.raises(error_type) as caught:
-        await coroutine
-    told = caught.value.describe()
-    for word in words:
-        assert word in told, f"{word!r} not in {told!r}"
-    assert len(told) < DISCORD_MESSAGE_LIMIT, "the answer would not fit in a Discord message"
-    assert table.dump() == before, "a refused request changed the database"
-    return caught.value
 
 
 # ---------------------------------------------------------------------------------------------- creating
@@ -34,8 +24,8 @@ async def test_a_game_is_created_then_started_with_its_first_deadline(table):
     game = await service.create_game(guild_id=1, channel_id=10, actor=MOD, schedule="every 2 hours", seed=5,
                                      name="Friday  night   chess")
     assert (game.status, game.name, game.update_no, game.deadline_at) == ("setup", "Friday night chess", 0, None)
-    await refused(table, service.submit_order(game.id, user_id=ALICE, text="K(0,0)"), WrongTime, "has not started yet")
-    await refused(table, service.join(game.id, user_id=ALICE, name="Alice", colour="Red"), WrongTime,
+    await table.refused(service.submit_order(game.id, user_id=ALICE, text="K(0,0)"), WrongTime, "has not started yet")
+    await table.refused(service.join(game.id, user_id=ALICE, name="Alice", colour="Red"), WrongTime,
                   "has not started yet", "/game start")
 
     game = await service.start_game(game.id, actor=MOD)
@@ -47,7 +37,7 @@ async def test_a_game_is_created_then_started_with_its_first_deadline(table):
     assert post.kind == "announcement" and post.recipient is None
     assert "**Friday night chess** has started" in post.body and "Orders close at 2026-11-22 14:00 UTC" in post.body
     assert [a.action for a in await service.audit_log(game.id)] == ["create", "start"]
-    await refused(table, service.start_game(game.id, actor=MOD), WrongTime, "has already started")
+    await table.refused(service.start_game(game.id, actor=MOD), WrongTime, "has already started")
 
 
 @pytest.mark.parametrize("options, error_type, words", [
@@ -67,7 +57,7 @@ async def test_a_game_is_created_then_started_with_its_first_deadline(table):
 async def test_creating_a_game_refuses_bad_options(table, options, error_type, words):
     await table.new_game(channel_id=10)
     arguments = {"guild_id": 1, "channel_id": 20, "actor": MOD, **options}
-    await refused(table, table.service.create_game(**arguments), error_type, *words)
+    await table.refused(table.service.create_game(**arguments), error_type, *words)
 
 
 async def test_sql_in_a_game_name_is_kept_as_plain_text(table):
@@ -92,15 +82,15 @@ async def test_sql_in_a_game_name_is_kept_as_plain_text(table):
 ])
 async def test_joining_refuses_taken_or_bad_names_and_colours(table, user, name, colour, error_type, words):
     game = await table.new_game()
-    await refused(table, table.service.join(game.id, user_id=user, name=name, colour=colour), error_type, *words)
+    await table.refused(table.service.join(game.id, user_id=user, name=name, colour=colour), error_type, *words)
 
 
 async def test_joining_an_unknown_or_ended_game_is_refused(table):
     game = await table.new_game()
-    await refused(table, table.service.join(999, user_id=4, name="Dan", colour="Purple"), NotFound,
+    await table.refused(table.service.join(999, user_id=4, name="Dan", colour="Purple"), NotFound,
                   "there is no game 999")
     await table.service.end_game(game.id, actor=MOD)
-    await refused(table, table.service.join(game.id, user_id=4, name="Dan", colour="Purple"), WrongTime, "has ended")
+    await table.refused(table.service.join(game.id, user_id=4, name="Dan", colour="Purple"), WrongTime, "has ended")
 
 
 async def test_sql_in_a_player_name_is_only_ever_data(table):
@@ -129,8 +119,8 @@ async def test_pause_stops_the_clock_and_resume_shifts_the_deadline(table):
     paused = await service.pause_game(game.id, actor=MOD, reason="lunch")
     assert paused.status == "paused"
     assert (await table.posts(game.id))[-1].body == f"**{game.name}** is paused: lunch"
-    await refused(table, service.pause_game(game.id, actor=MOD), WrongTime, "is paused, not running")
-    await refused(table, service.extend(game.id, minutes=30, actor=MOD), WrongTime, "is paused", "resume it first")
+    await table.refused(service.pause_game(game.id, actor=MOD), WrongTime, "is paused, not running")
+    await table.refused(service.extend(game.id, minutes=30, actor=MOD), WrongTime, "is paused", "resume it first")
 
     clock.now = deadline + timedelta(hours=1)               # the old deadline passes while paused
     assert (await service.resolve_if_due(game.id, 2)).outcome == "not_running"
@@ -141,7 +131,7 @@ async def test_pause_stops_the_clock_and_resume_shifts_the_deadline(table):
     assert resumed.deadline_at == deadline + timedelta(minutes=90)
     assert resumed.lock_at == lock_at + timedelta(minutes=90)
     assert (await table.posts(game.id))[-1].body.endswith(f"Orders close at {resumed.deadline_at:%Y-%m-%d %H:%M} UTC.")
-    await refused(table, service.resume_game(game.id, actor=MOD), WrongTime, "is not paused")
+    await table.refused(service.resume_game(game.id, actor=MOD), WrongTime, "is not paused")
 
     clock.now = resumed.deadline_at - timedelta(seconds=1)
     assert (await service.resolve_if_due(game.id, 2)).outcome == "not_due"
@@ -166,8 +156,8 @@ async def test_a_moderator_ends_a_game(table):
     [timelapse] = [p for p in posts if p.kind == "timelapse"]
     assert timelapse.attachment.startswith(b"GIF8") and timelapse.filename == "timelapse.gif"
     assert "(1 updates)" in timelapse.body
-    await refused(table, service.submit_order(game.id, user_id=ALICE, text="K(0,0)-(0,1)"), WrongTime, "has ended")
-    await refused(table, service.end_game(game.id, actor=MOD), WrongTime, "has already ended")
+    await table.refused(service.submit_order(game.id, user_id=ALICE, text="K(0,0)-(0,1)"), WrongTime, "has ended")
+    await table.refused(service.end_game(game.id, actor=MOD), WrongTime, "has already ended")
     assert (await service.resolve_if_due(game.id, 2)).outcome == "already_resolved"
     again = await service.create_game(guild_id=1, channel_id=game.channel_id, actor=MOD)   # the channel is free
     assert again.id != game.id
@@ -212,7 +202,7 @@ async def test_games_side_by_side_in_one_guild_are_independent(table):
     await service.submit_order(second.id, user_id=5, text="K(6,6)", source="dm")
     assert (await service.my_order(first.id, user_id=ALICE)).canonical == "K(0,0)-(0,1)"
     assert (await service.my_order(second.id, user_id=ALICE)).canonical == "+K(0,0)"
-    await refused(table, service.submit_order(first.id, user_id=5, text="K(1,1)"), NotAllowed,
+    await table.refused(service.submit_order(first.id, user_id=5, text="K(1,1)"), NotAllowed,
                   "you are not a player of game 1")
 
     assert (await table.resolve(first.id)).resolved

@@ -17,16 +17,6 @@ MOD = 99
 ALICE, BOB, CLEO = 1, 2, 3
 
 
-async def refused(table, coroutine, error_type, *words):
-    """Run a use case that must be refused: the error's type and words, and an unchanged database."""
-    before = table.dump()
-    with pytest.raises(error_type) as caught:
-        await coroutine
-    told = caught.value.describe()
-    for word in words:
-        assert word in told, f"{word!r} not in {told!r}"
-    assert table.dump() == before, "a refused request changed the database"
-    return caught.value
 
 
 async def lock_it(table, game):
@@ -65,7 +55,7 @@ async def test_a_bad_order_is_refused_with_its_reason_and_changes_nothing(table,
     if setup is not None:
         await setup(table, game)
     game_id = 999 if label == "unknown game" else game.id
-    await refused(table, table.service.submit_order(game_id, user_id=user, text=text), error_type, *words)
+    await table.refused(table.service.submit_order(game_id, user_id=user, text=text), error_type, *words)
     if label != "unknown game":
         mine = await table.service.my_order(game.id, user_id=ALICE)
         assert mine.canonical == "K(0,0)-(0,1)"
@@ -79,14 +69,14 @@ async def test_a_bad_order_is_refused_with_its_reason_and_changes_nothing(table,
 async def test_out_of_range_numbers_are_refused_in_words(table, game_id, user_id, words):
     game = await table.playing_game()
     assert game.id == 1
-    await refused(table, table.service.submit_order(game_id, user_id=user_id, text="K(0,0)-(0,1)"),
+    await table.refused(table.service.submit_order(game_id, user_id=user_id, text="K(0,0)-(0,1)"),
                   ServiceError, words)
-    await refused(table, table.service.cancel_order(game_id, user_id=user_id), ServiceError, words)
+    await table.refused(table.service.cancel_order(game_id, user_id=user_id), ServiceError, words)
 
 
 async def test_an_unknown_source_is_refused(table):
     game = await table.playing_game()
-    await refused(table, table.service.submit_order(game.id, user_id=ALICE, text="K(0,0)-(0,1)", source="carrier pigeon"),
+    await table.refused(table.service.submit_order(game.id, user_id=ALICE, text="K(0,0)-(0,1)", source="carrier pigeon"),
                   InvalidInput, "an order comes from one of channel, dm, moderator")
 
 
@@ -113,7 +103,7 @@ async def test_the_latest_valid_order_replaces_the_earlier_one_d6(table):
 async def test_a_refused_submission_keeps_the_earlier_order(table):
     game = await table.playing_game()
     await table.service.submit_order(game.id, user_id=BOB, text="K(10,0)-(11,0)")
-    await refused(table, table.service.submit_order(game.id, user_id=BOB, text="K(10,0)-(13,0)"), OrderRefused,
+    await table.refused(table.service.submit_order(game.id, user_id=BOB, text="K(10,0)-(13,0)"), OrderRefused,
                   "K(10,0)-(13,0)")
     result = await table.resolve(game.id)
     assert "Bob: K(10,0)-(11,0) was played" in result.report.text()
@@ -128,7 +118,7 @@ async def test_cancel_withdraws_the_pending_order(table):
     assert [o.status for o in await table.orders(game.id, 2)] == ["cancelled"]
     assert "Alice" in (await table.service.order_status(game.id)).waiting
 
-    await refused(table, table.service.cancel_order(game.id, user_id=ALICE), NotFound,
+    await table.refused(table.service.cancel_order(game.id, user_id=ALICE), NotFound,
                   "you have no order for update 2 to cancel")
     result = await table.resolve(game.id)
     assert "K(0,0)-(0,1)" not in result.report.text()
@@ -179,7 +169,7 @@ async def test_the_secret_notice_follows_the_setting(table):
 
 async def test_a_ruleset_without_secret_orders_refuses_a_dm(table):
     game = await table.new_game(ruleset="sandbox", players=[(1, "Alice", "Red", None)])
-    await refused(table, table.service.submit_order(game.id, user_id=ALICE, text="K(5,5)", source="dm"), NotAllowed,
+    await table.refused(table.service.submit_order(game.id, user_id=ALICE, text="K(5,5)", source="dm"), NotAllowed,
                   "no secret orders in this ruleset", "send it with /move in the game channel")
 
 
@@ -190,16 +180,16 @@ async def test_lock_freezes_the_order_book_and_unlock_reopens_it(table):
     assert locked.locked
     assert [o.status for o in await table.orders(game.id, 2)] == ["locked"]
     assert (await table.posts(game.id))[-1].body.startswith("Orders for update 2 are locked")
-    await refused(table, table.service.submit_order(game.id, user_id=BOB, text="K(10,0)-(10,1)"), WrongTime,
+    await table.refused(table.service.submit_order(game.id, user_id=BOB, text="K(10,0)-(10,1)"), WrongTime,
                   "orders for update 2 are locked")
-    await refused(table, table.service.cancel_order(game.id, user_id=ALICE), WrongTime, "locked")
-    await refused(table, table.service.lock_orders(game.id, actor=MOD), WrongTime, "already locked")
+    await table.refused(table.service.cancel_order(game.id, user_id=ALICE), WrongTime, "locked")
+    await table.refused(table.service.lock_orders(game.id, actor=MOD), WrongTime, "already locked")
 
     opened = await table.service.unlock_orders(game.id, actor=MOD)
     assert not opened.locked
     assert [o.status for o in await table.orders(game.id, 2)] == ["pending"]
     assert (await table.posts(game.id))[-1].body == "Orders for update 2 are open again."
-    await refused(table, table.service.unlock_orders(game.id, actor=MOD), WrongTime, "not locked")
+    await table.refused(table.service.unlock_orders(game.id, actor=MOD), WrongTime, "not locked")
     receipt = await table.service.submit_order(game.id, user_id=ALICE, text="K(0,0)-(1,0)")
     assert receipt.replaced == "K(0,0)-(0,1)"
     assert [a.action for a in await table.service.audit_log(game.id)][-2:] == ["lock", "unlock"]
@@ -214,7 +204,7 @@ async def test_the_lock_falls_lock_before_minutes_before_the_deadline(table):
     table.clock.now = game.lock_at
     assert await table.service.lock_if_due(game.id, 2) is True
     assert await table.service.lock_if_due(game.id, 2) is False       # once
-    await refused(table, table.service.submit_order(game.id, user_id=BOB, text="K(10,0)-(10,1)"), WrongTime,
+    await table.refused(table.service.submit_order(game.id, user_id=BOB, text="K(10,0)-(10,1)"), WrongTime,
                   "locked")
     assert [p.body for p in await table.posts(game.id)].count(
         f"Orders for update 2 are locked; the update resolves at {game.deadline_at:%Y-%m-%d %H:%M} UTC.") == 1
@@ -223,9 +213,9 @@ async def test_the_lock_falls_lock_before_minutes_before_the_deadline(table):
 async def test_a_joiner_must_place_a_king_on_a_free_unattacked_square(table):
     game = await table.playing_game()
     await table.service.join(game.id, user_id=4, name="Dan", colour="Purple")
-    await refused(table, table.service.submit_order(game.id, user_id=4, text="K(0,0)"), OrderRefused, "(0,0)")
-    await refused(table, table.service.submit_order(game.id, user_id=4, text="K(1,1)"), OrderRefused, "(1,1)")
-    await refused(table, table.service.submit_order(game.id, user_id=4, text="N(20,20)-(21,22)"), OrderRefused)
+    await table.refused(table.service.submit_order(game.id, user_id=4, text="K(0,0)"), OrderRefused, "(0,0)")
+    await table.refused(table.service.submit_order(game.id, user_id=4, text="K(1,1)"), OrderRefused, "(1,1)")
+    await table.refused(table.service.submit_order(game.id, user_id=4, text="N(20,20)-(21,22)"), OrderRefused)
     receipt = await table.service.submit_order(game.id, user_id=4, text="K(20,20)")
     assert receipt.canonical == "+K(20,20)"
     result = await table.resolve(game.id)

@@ -21,13 +21,6 @@ MOD = 99
 ALICE, BOB, CLEO = 1, 2, 3
 
 
-async def refused(table, coroutine, error_type, *words):
-    before = table.dump()
-    with pytest.raises(error_type) as caught:
-        await coroutine
-    for word in words:
-        assert word in caught.value.describe()
-    assert table.dump() == before, "a refused request changed the database"
 
 
 async def assert_resolved_once(table, game_id: int, update_no: int, players: int = 3):
@@ -119,7 +112,7 @@ async def test_a_claim_left_by_a_dead_process_is_taken_over_once(table):
                            (crashed, table.clock.now.isoformat(), game.id))
         connection.execute("UPDATE orders SET status = 'locked' WHERE status = 'pending'")
     connection.close()
-    await refused(table, service.submit_order(game.id, user_id=BOB, text="K(10,0)-(10,1)"), WrongTime, "locked")
+    await table.refused(service.submit_order(game.id, user_id=BOB, text="K(10,0)-(10,1)"), WrongTime, "locked")
 
     assert await service.recover() == [game.id]
     assert await service.recover() == []
@@ -154,7 +147,7 @@ async def test_resolve_now_is_audited_and_refused_while_paused(table):
     assert [(a.action, a.actor, a.detail) for a in await service.audit_log(game.id)][-1] == (
         "resolve", MOD, {"update": 2})
     await service.pause_game(game.id, actor=MOD)
-    await refused(table, service.resolve_now(game.id, actor=MOD), WrongTime, "is paused, not running")
+    await table.refused(service.resolve_now(game.id, actor=MOD), WrongTime, "is paused, not running")
 
 
 # ---------------------------------------------------------------------------------------------- timing
@@ -176,12 +169,12 @@ async def test_extend_moves_the_deadline_and_reopens_a_lock(table):
     assert (await service.resolve_if_due(game.id, 2)).resolved
     for minutes, words in [(0, "extend by 1 minute to a week"), (10**100, "extend by 1 minute to a week"),
                            (True, "extend by 1 minute")]:
-        await refused(table, service.extend(game.id, minutes=minutes, actor=MOD), InvalidInput, words)
+        await table.refused(service.extend(game.id, minutes=minutes, actor=MOD), InvalidInput, words)
 
 
 async def test_extend_needs_a_deadline(table):
     game = await table.playing_game(schedule="manual")
-    await refused(table, table.service.extend(game.id, minutes=10, actor=MOD), WrongTime, "has no deadline")
+    await table.refused(table.service.extend(game.id, minutes=10, actor=MOD), WrongTime, "has no deadline")
 
 
 async def test_a_reminder_names_who_has_not_moved_once_per_deadline(table):
@@ -210,7 +203,7 @@ async def test_rollback_restores_an_earlier_board_and_keeps_history(table):
     await service.submit_order(game.id, user_id=CLEO, text="K(0,10)-(0,11)")
     posts_before = {p.id for p in await table.posts(game.id)}
 
-    await refused(table, service.rollback(game.id, to_update=3, actor=MOD), InvalidInput,
+    await table.refused(service.rollback(game.id, to_update=3, actor=MOD), InvalidInput,
                   "roll back to an earlier update, 0 to 2")
     game = await service.rollback(game.id, to_update=1, actor=MOD, reason="a misclick")
     assert (game.update_no, game.snapshot_update, game.locked) == (2, 1, False)
@@ -233,7 +226,7 @@ async def test_rollback_restores_an_earlier_board_and_keeps_history(table):
     assert audit.detail == {"to": 1, "from": 3, "snapshots_undone": 2, "reason": "a misclick"}
 
     assert await service.replay(game.id, 1)
-    await refused(table, service.history(game.id, 2), NotFound, "has updates 0 to 1")
+    await table.refused(service.history(game.id, 2), NotFound, "has updates 0 to 1")
     entry = await service.history(game.id, 1)
     assert [p.owner for p in entry.state.board.at((0, 0))] == ["Alice"]
     assert (await service.check(game.id, user_id=ALICE, text="K(0,0)-(1,0)")).ok     # the king is back
@@ -250,7 +243,7 @@ async def test_rollback_restores_an_earlier_board_and_keeps_history(table):
 
 async def test_rollback_needs_an_earlier_update(table):
     game = await table.new_game()
-    await refused(table, table.service.rollback(game.id, to_update=0, actor=MOD), InvalidInput,
+    await table.refused(table.service.rollback(game.id, to_update=0, actor=MOD), InvalidInput,
                   "there is no earlier update to roll back to")
 
 
@@ -266,8 +259,8 @@ async def test_history_and_replay(table):
     start = await service.history(game.id, 0)
     assert start.report is None and len(start.state.board) == 0
     for update_no in (2, -1, 10**100, "1"):
-        await refused(table, service.history(game.id, update_no), NotFound, "has updates 0 to 1")
-    await refused(table, service.replay(game.id, 10**100), NotFound, "was not resolved by the engine")
+        await table.refused(service.history(game.id, update_no), NotFound, "has updates 0 to 1")
+    await table.refused(service.replay(game.id, 10**100), NotFound, "was not resolved by the engine")
     assert await service.replay(game.id, 1)
 
 

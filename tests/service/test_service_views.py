@@ -15,13 +15,6 @@ MOD = 99
 ALICE, BOB, CLEO = 1, 2, 3
 
 
-async def refused(table, coroutine, error_type, *words):
-    before = table.dump()
-    with pytest.raises(error_type) as caught:
-        await coroutine
-    for word in words:
-        assert word in caught.value.describe(), caught.value.describe()
-    assert table.dump() == before
 
 
 def size(png: bytes) -> tuple[int, int]:
@@ -72,17 +65,17 @@ async def test_views_show_the_board_without_changing_anything(table):
 ])
 async def test_a_bad_board_request_is_refused(table, arguments, error_type, words):
     game = await table.playing_game()
-    await refused(table, table.service.board_picture(game.id, **arguments), error_type, *words)
+    await table.refused(table.service.board_picture(game.id, **arguments), error_type, *words)
 
 
 async def test_views_of_unknown_games_and_strangers_are_refused(table):
     game = await table.playing_game()
-    await refused(table, table.service.board_picture(999), NotFound, "there is no game 999")
-    await refused(table, table.service.order_status(999), NotFound, "there is no game 999")
-    await refused(table, table.service.player_view(game.id, user_id=42), NotAllowed, "you are not a player")
-    await refused(table, table.service.my_order(game.id, user_id=42), NotAllowed, "you are not a player")
+    await table.refused(table.service.board_picture(999), NotFound, "there is no game 999")
+    await table.refused(table.service.order_status(999), NotFound, "there is no game 999")
+    await table.refused(table.service.player_view(game.id, user_id=42), NotAllowed, "you are not a player")
+    await table.refused(table.service.my_order(game.id, user_id=42), NotAllowed, "you are not a player")
     unstarted = await table.service.create_game(guild_id=1, channel_id=20, actor=MOD)
-    await refused(table, table.service.board_picture(unstarted.id), WrongTime, "has not started yet")
+    await table.refused(table.service.board_picture(unstarted.id), WrongTime, "has not started yet")
 
 
 # ---------------------------------------------------------------------------------------------- configure
@@ -104,11 +97,11 @@ async def test_a_schedule_set_on_a_manual_game_starts_its_deadlines(table):
 async def test_configure_refuses_nonsense_and_changes_nothing(table):
     service = table.service
     game = await table.playing_game()
-    await refused(table, service.configure(game.id, actor=MOD), InvalidInput, "nothing to change")
-    await refused(table, service.configure(game.id, actor=MOD, settings={"lock_before": -5}), InvalidInput,
+    await table.refused(service.configure(game.id, actor=MOD), InvalidInput, "nothing to change")
+    await table.refused(service.configure(game.id, actor=MOD, settings={"lock_before": -5}), InvalidInput,
                   "lock_before must be a number of minutes from 0 to 10,080")
-    await refused(table, service.configure(game.id, actor=MOD, schedule="daily 25:00"), InvalidInput,
+    await table.refused(service.configure(game.id, actor=MOD, schedule="daily 25:00"), InvalidInput,
                   "is not a time of day")
-    await refused(table, service.configure(game.id, actor=MOD, name=" "), InvalidInput, "1 to 100 characters")
+    await table.refused(service.configure(game.id, actor=MOD, name=" "), InvalidInput, "1 to 100 characters")
     await service.end_game(game.id, actor=MOD)
-    await refused(table, service.configure(game.id, actor=MOD, name="Again"), WrongTime, "has ended")
+    await table.refused(service.configure(game.id, actor=MOD, name="Again"), WrongTime, "has ended")
