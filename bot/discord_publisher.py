@@ -16,9 +16,18 @@ Failures map onto what the relay does next (bot/service/publishing.py):
   in a channel the bot can see (50013: a moderator can grant them, and the posts then arrive in
   order);
 - :class:`~bot.service.UndeliverableError` (closed with the reason): a player who does not accept
-  direct messages (50007), an unknown channel, thread, user or game, a channel the bot cannot see
+  direct messages (50007) when no private thread can stand in for them (below), an unknown channel, thread, user or game, a channel the bot cannot see
   at all (50001: it was removed or never let in), a file larger than the server accepts, and any
   other request Discord refuses as malformed (retrying would never succeed).
+
+Closed direct messages: a private post to a player who does not accept direct messages from the
+bot (50007) goes instead to a private thread in the game's channel (the parent channel when the game
+lives in a thread) that only that player is invited to, named after the player and the game, and
+reused for their later private posts (found again by name among the channel's threads after a
+restart). Its first message says why it exists. Members with Manage Threads can read private threads
+too, as Discord allows. When no thread can be opened (the channel cannot hold private threads, the
+bot lacks Create Private Threads, the player left the server) the post stays undeliverable, with
+both reasons in its error.
 
 Error messages name the post, its destination and Discord's status and code, never the text.
 """
@@ -80,18 +89,20 @@ class DiscordPublisher:
     def __init__(self, client: discord.Client, service) -> None:
         self.client = client
         self.service = service
+        #: (game id, user id) -> the private thread standing in for closed direct messages
+        self._threads: dict[tuple[int, int], int] = {}
 
     async def publish(self, post: Post) -> str:
         where = f"to user {post.recipient}" if post.recipient is not None else f"in the channel of game {post.game_id}"
         try:
             destination = await self._destination(post)
-            content, files = message_parts(post)
-            message = await destination.send(
-                content or None,
-                files=[discord.File(io.BytesIO(data), filename=name) for name, data in files],
-                nonce=nonce_for(post),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            try:
+                message = await self._send(destination, post)
+            except discord.Forbidden as exc:
+                if post.recipient is None or exc.code != _CLOSED_DMS:
+                    raise
+                message = await self._send_in_private_thread(post, where, exc)
+                where = f"to user {post.recipient} in a private thread (direct messages closed)"
         except discord.HTTPException as exc:
             raise self._failure(post, where, exc) from None
         except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
@@ -99,6 +110,76 @@ class DiscordPublisher:
         log.debug("post %s (%s) of game %s delivered %s as message %s", post.id, post.kind, post.game_id, where,
                   message.id)
         return str(message.id)
+
+    @staticmethod
+    async def _send(destination: discord.abc.Messageable, post: Post) -> discord.Message:
+        content, files = message_parts(post)
+        return await destination.send(
+            content or None,
+            files=[discord.File(io.BytesIO(data), filename=name) for name, data in files],
+            nonce=nonce_for(post),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    # ------------------------------------------------------------------ closed direct messages
+    async def _send_in_private_thread(self, post: Post, where: str, closed: discord.Forbidden) -> discord.Message:
+        """Deliver a private post in the player's private thread of the game's channel, or raise
+        :class:`UndeliverableError` naming why neither a DM nor a thread is possible."""
+        said = f"Discord answered {closed.status} (code {closed.code})"
+        try:
+            thread = await self._private_thread(post)
+        except discord.HTTPException as exc:
+            thread = f"no private thread could be opened (Discord answered {exc.status}" + (
+                f" (code {exc.code}))" if exc.code else ")")
+        if isinstance(thread, str):
+            raise UndeliverableError(f"post {post.id} {where}: the player does not accept direct messages from the "
+                                     f"bot ({said}), and {thread}")
+        try:
+            return await self._send(thread, post)
+        except discord.HTTPException as exc:
+            raise self._failure(post, f"to user {post.recipient} in private thread {thread.id}", exc) from None
+
+    async def _private_thread(self, post: Post) -> discord.Thread | str:
+        """The player's private thread in the game's channel (found or opened, the player invited),
+        or why there cannot be one."""
+        try:
+            game = await self.service.get_game(post.game_id)
+        except NotFound:
+            return f"game {post.game_id} does not exist"
+        channel = self.client.get_channel(game.channel_id)
+        if isinstance(channel, discord.Thread):
+            channel = channel.parent
+        if not isinstance(channel, discord.TextChannel):
+            return "the game's channel cannot hold a private thread (or the bot cannot see it)"
+        name = await self._thread_name(post)
+        known = self._threads.get((post.game_id, post.recipient))
+        for thread in channel.threads:
+            if thread.id == known or (thread.name == name and thread.type is discord.ChannelType.private_thread
+                                      and thread.owner_id == getattr(self.client.user, "id", None)):
+                await thread.add_user(discord.Object(id=post.recipient))    # idempotent: they may have left it
+                self._threads[(post.game_id, post.recipient)] = thread.id
+                return thread
+        thread = await channel.create_thread(name=name, type=discord.ChannelType.private_thread, invitable=False,
+                                             auto_archive_duration=10080,
+                                             reason="a player's private posts: they do not accept direct messages")
+        await thread.add_user(discord.Object(id=post.recipient))
+        self._threads[(post.game_id, post.recipient)] = thread.id
+        await thread.send(f"<@{post.recipient}>: you do not accept direct messages from the bot, so your private "
+                          f"messages for **{game.name}** (your reports, notices) come to this private thread "
+                          f"instead. Only you are invited; server staff who manage threads can read it too. To "
+                          f"have them by direct message, allow direct messages from this server's members.",
+                          allowed_mentions=discord.AllowedMentions.none())
+        log.info("opened private thread %s for user %s of game %s (direct messages closed)", thread.id,
+                 post.recipient, post.game_id)
+        return thread
+
+    async def _thread_name(self, post: Post) -> str:
+        try:
+            players = await self.service.players(post.game_id, include_kicked=True)
+        except NotFound:
+            players = []
+        player = next((p.name for p in players if p.user_id == post.recipient), "player")
+        return f"{player} · private · game {post.game_id}"[:100]
 
     async def _destination(self, post: Post) -> discord.abc.Messageable:
         if post.recipient is not None:

@@ -350,7 +350,7 @@ class UpdateCases(ServiceBase):
                 for order in await q.live_orders(game.id, game.update_no):
                     await q.set_order_status(order.id, "cancelled")
                     await self._post(q, game, to_update + 1, "notice",
-                                     f"Your order `{order.canonical}` for update {game.update_no} of {game.name} was "
+                                     f"Your order for update {game.update_no} of {game.name} was "
                                      f"cancelled: a moderator rolled the game back to update {to_update}. "
                                      f"Send an order for update {to_update + 1}.", recipient=order.user_id)
                 changes = {"update_no": to_update + 1, "snapshot_update": to_update,

@@ -15,6 +15,10 @@ from bot.scheduler import GameScheduler
 
 PLAYER_COMMANDS = {"join", "move", "orders", "cancel", "board", "health", "pieces", "rules", "history", "event",
                    "help"}
+#: offered in servers only, refused at run time to anyone but a moderator (cogs/moderation.py)
+MODERATOR_COMMANDS = {f"game {name}" for name in ("create", "start", "pause", "resume", "schedule", "settings", "end")} | {
+    f"mod {name}" for name in ("lock", "unlock", "resolve", "rollback", "extend", "place", "remove", "move", "balance",
+                               "kick", "event", "announce", "status")}
 
 
 async def test_setup_hook_wires_everything_and_close_undoes_it(tmp_path):
@@ -23,7 +27,7 @@ async def test_setup_hook_wires_everything_and_close_undoes_it(tmp_path):
     async with simcord.run(bot) as env:
         assert path.exists()
         assert bot.service is not None and bot.service.store is bot.store
-        assert set(bot.cogs) == {"Play", "Direct messages"} and set(bot.extensions) == set(COGS)
+        assert set(bot.cogs) == {"Play", "Direct messages", "Game setup", "Moderation"} and set(bot.extensions) == set(COGS)
         assert isinstance(bot.scheduler, GameScheduler)
         assert bot.service.on_schedule_change == bot.scheduler.reschedule
         assert bot.service.on_posts_waiting is not None
@@ -31,7 +35,7 @@ async def test_setup_hook_wires_everything_and_close_undoes_it(tmp_path):
         guild = env.create_guild()
         channel = guild.create_text_channel("skirmish")
         member = guild.add_member(env.create_user("alice"))
-        assert set(member.available_commands(channel)) == PLAYER_COMMANDS
+        assert set(member.available_commands(channel)) == PLAYER_COMMANDS | MODERATOR_COMMANDS
         assert set(member.user.available_commands()) == PLAYER_COMMANDS - {"join"}
         game = await bot.service.create_game(guild_id=guild.id, channel_id=channel.id, actor=1, seed=1)
         await bot.service.start_game(game.id, actor=1)
@@ -53,7 +57,7 @@ async def test_commands_sync_to_the_test_server_only(tmp_path):
         other = env.create_guild("other")
         member = test_server.add_member(env.create_user("alice"))
         stranger = other.add_member(env.create_user("bob"))
-        assert set(member.available_commands(test_server.create_text_channel("a"))) == PLAYER_COMMANDS
+        assert set(member.available_commands(test_server.create_text_channel("a"))) == PLAYER_COMMANDS | MODERATOR_COMMANDS
         assert stranger.available_commands(other.create_text_channel("b")) == ()
         await bot.close()
 

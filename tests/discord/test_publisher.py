@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 import aiohttp
 import discord
 import pytest
+import simcord
 
 from bot.discord_publisher import MESSAGE_LIMIT, DiscordPublisher, message_parts, nonce_for
 from bot.service import PublishError, UndeliverableError
@@ -211,7 +212,7 @@ async def test_missing_permissions_are_retried(world):
     assert any(m.content.startswith("**neisg game**: the board") for m in world.public(world.channel))
 
 
-async def test_closed_direct_messages_close_the_post_and_the_rest_goes_on(world):
+async def test_closed_direct_messages_fall_back_to_a_private_thread_for_that_player(world):
     game = await two_players(world, resolve=False)
     alice_dm = world.alice.user.dm_channel
     world.env.inject_error("POST", f"/channels/{alice_dm.id}/messages", status=403, code=50007,
@@ -219,8 +220,43 @@ async def test_closed_direct_messages_close_the_post_and_the_rest_goes_on(world)
     await world.resolve(game)
     rows = await outbox(world, game)
     to_alice = next(row for row in rows if row.recipient == world.alice.id)
+    assert to_alice.sent_at is not None and to_alice.message_id is not None
+    [thread] = world.channel.threads
+    assert thread.name == f"Alice · private · game {game.id}"
+    stored = world.env.backend.get_channel(thread.id)
+    assert stored.type == discord.ChannelType.private_thread.value
+    assert world.alice.id in stored.thread_members and world.bob.id not in stored.thread_members
+    in_thread = thread.history(viewer=world.alice)
+    assert "you do not accept direct messages from the bot" in in_thread[0].content
+    assert in_thread[-1].content.startswith("Update 1 (your report, Alice)")
+    assert str(in_thread[-1].id) == to_alice.message_id
+    # nobody else sees it; Bob's report still goes by DM and the channel gets its posts
+    with pytest.raises(simcord.SetupError):
+        thread.history(viewer=world.bob)
+    assert world.bob.user.dm_channel.history()[-1].content.startswith("Update 1 (your report, Bob)")
+    posts = [m for m in world.public(world.channel) if m.type is discord.MessageType.default]
+    assert posts[-1].content.startswith("Update 1")
+    assert all("your report" not in m.content for m in world.public(world.channel))
+    # the next private post reuses the thread
+    await world.service.submit_order(game.id, user_id=world.alice.id, text="K(0,0)-(0,1)")
+    await world.service.submit_order(game.id, user_id=world.bob.id, text="K(5,0)-(5,1)")
+    await world.resolve(game)
+    assert len(world.channel.threads) == 1
+    assert thread.history(viewer=world.alice)[-1].content.startswith("Update 2 (your report, Alice)")
+
+
+async def test_closed_direct_messages_without_a_possible_thread_close_the_post(world):
+    game = await two_players(world, resolve=False)
+    alice_dm = world.alice.user.dm_channel
+    world.env.inject_error("POST", f"/channels/{alice_dm.id}/messages", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/threads", status=403, code=50013, times=None)
+    await world.resolve(game)
+    rows = await outbox(world, game)
+    to_alice = next(row for row in rows if row.recipient == world.alice.id)
     assert to_alice.sent_at is not None and to_alice.message_id is None
     assert "does not accept direct messages" in to_alice.last_error
+    assert "no private thread could be opened" in to_alice.last_error and "50013" in to_alice.last_error
     assert "your report" not in to_alice.last_error
     assert world.bob.user.dm_channel.history()[-1].content.startswith("Update 1 (your report, Bob)")
     assert world.public(world.channel)[-1].content.startswith("Update 1")

@@ -1,0 +1,162 @@
+"""Moderator commands for a game's life: ``/game create|start|pause|resume|schedule|settings|end``.
+
+A game lives in the channel or thread where ``/game create`` is used (one live game per channel).
+Only moderators (Manage Server, or the configured role: :func:`cogs.moderation.is_moderator`) may
+use these commands; ``/game end`` asks for confirmation first. Answers are private; what the
+channel must know (the start, a pause, the end) the service posts through the outbox.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.ruleset import preset_names
+
+from . import answer, game_for, service_of
+from .moderation import confirm, moderator_only
+
+__all__ = ["GameSetupCog", "setup"]
+
+
+def _when(moment) -> str:
+    return f"{moment:%Y-%m-%d %H:%M} UTC" if moment else "none (manual schedule)"
+
+
+@app_commands.guild_only()
+class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", group_description="Create and run this channel's game"):
+    """``/game ...``: create a game in a channel and run its life."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def service(self):
+        return service_of(self.bot)
+
+    @app_commands.command(name="create", description="Create a game in this channel or thread")
+    @app_commands.describe(ruleset="the rules to play", name="the game's name",
+                           schedule="when updates resolve: manual, every 2 hours, daily 18:00 (UTC)",
+                           length="updates in the session (empty: never-ending)")
+    @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in preset_names()])
+    @moderator_only
+    async def create(self, interaction: discord.Interaction, ruleset: str = "neisg",
+                     name: Optional[app_commands.Range[str, 1, 100]] = None,
+                     schedule: Optional[app_commands.Range[str, 1, 60]] = None,
+                     length: Optional[app_commands.Range[int, 1, 100_000]] = None) -> None:
+        async def work() -> str:
+            settings = {"length": length} if length is not None else None
+            game = await self.service.create_game(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                                                  actor=interaction.user.id, ruleset=ruleset, name=name,
+                                                  settings=settings, schedule=schedule or "manual")
+            rounds = f"{length} updates" if length is not None else "no set length"
+            return (f"Created game {game.id}, **{game.name}** ({game.ruleset}) in this channel: schedule "
+                    f"{self.service.schedule(game).describe()}, {rounds}. Start it with /game start; "
+                    f"players join with /join once it has started.")
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="start", description="Start this channel's game: orders open for update 1")
+    @moderator_only
+    async def start(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            game = await game_for(interaction)
+            game = await self.service.start_game(game.id, actor=interaction.user.id)
+            return f"{game.name} has started; the channel is told. Deadline: {_when(game.deadline_at)}."
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="pause", description="Stop the clock of this channel's game")
+    @app_commands.describe(reason="why (shown in the channel)")
+    @moderator_only
+    async def pause(self, interaction: discord.Interaction,
+                    reason: Optional[app_commands.Range[str, 1, 300]] = None) -> None:
+        async def work() -> str:
+            game = await game_for(interaction)
+            game = await self.service.pause_game(game.id, actor=interaction.user.id, reason=reason or "")
+            return f"{game.name} is paused; the channel is told. /game resume restarts the clock."
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="resume", description="Restart the clock; the deadline moves by the paused time")
+    @moderator_only
+    async def resume(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            game = await game_for(interaction)
+            game = await self.service.resume_game(game.id, actor=interaction.user.id)
+            return f"{game.name} resumes. Deadline: {_when(game.deadline_at)}."
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="schedule", description="Change when updates resolve")
+    @app_commands.describe(schedule="manual, every 30 minutes, every 2 hours, or daily 18:00 (UTC)")
+    @moderator_only
+    async def schedule(self, interaction: discord.Interaction, schedule: app_commands.Range[str, 1, 60]) -> None:
+        async def work() -> str:
+            game = await game_for(interaction)
+            game = await self.service.configure(game.id, actor=interaction.user.id, schedule=schedule)
+            return (f"{game.name} now resolves {self.service.schedule(game).describe()}. "
+                    f"Deadline: {_when(game.deadline_at)}.")
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="settings", description="Change the game's settings or name")
+    @app_commands.describe(name="the game's name", length="updates in the session",
+                           secret_notice="what the channel is told of a secret order ({player}: the name)",
+                           lock_before="minutes before the deadline that orders lock",
+                           remind_before="minutes before the lock that the channel is reminded (0: never)",
+                           palette="the board's colours")
+    @app_commands.choices(palette=[app_commands.Choice(name="default", value="default"),
+                                   app_commands.Choice(name="colour-blind", value="colourblind")])
+    @moderator_only
+    async def settings(self, interaction: discord.Interaction,
+                       name: Optional[app_commands.Range[str, 1, 100]] = None,
+                       length: Optional[app_commands.Range[int, 1, 100_000]] = None,
+                       secret_notice: Optional[app_commands.Range[str, 0, 200]] = None,
+                       lock_before: Optional[app_commands.Range[int, 0, 10_080]] = None,
+                       remind_before: Optional[app_commands.Range[int, 0, 10_080]] = None,
+                       palette: Optional[str] = None) -> None:
+        async def work() -> str:
+            game = await game_for(interaction)
+            changes = {key: value for key, value in (("length", length), ("secret_notice", secret_notice),
+                                                     ("lock_before", lock_before), ("remind_before", remind_before),
+                                                     ("palette", palette)) if value is not None}
+            if not changes and name is None:
+                current = self.service.settings(game)
+                return (f"**{game.name}** (game {game.id}, {game.ruleset}): length {current.length or 'none'}, "
+                        f"lock_before {current.lock_before} min, remind_before {current.remind_before} min, "
+                        f"palette {current.palette}, secret_notice {current.secret_notice!r}, schedule "
+                        f"{self.service.schedule(game).describe()}. Give an option to change it.")
+            game = await self.service.configure(game.id, actor=interaction.user.id, settings=changes or None,
+                                                name=name)
+            changed = ", ".join([*(f"{k} = {v!r}" for k, v in changes.items()), *([f"name = {name!r}"] if name else [])])
+            return f"{game.name}: changed {changed}."
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="end", description="End this channel's game (pending orders are cancelled)")
+    @app_commands.describe(reason="why (shown in the channel)")
+    @moderator_only
+    async def end(self, interaction: discord.Interaction,
+                  reason: Optional[app_commands.Range[str, 1, 300]] = None) -> None:
+        found: dict = {}
+
+        async def prepare() -> str:
+            game = await game_for(interaction)
+            found["game"] = game
+            return (f"End **{game.name}** (game {game.id}) now? Pending orders are cancelled and the session's "
+                    f"timelapse is posted. This cannot be undone.")
+
+        async def act() -> str:
+            game = await self.service.end_game(found["game"].id, actor=interaction.user.id, reason=reason or "")
+            return f"{game.name} has ended; the channel is told."
+
+        await confirm(interaction, prepare, act)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(GameSetupCog(bot))
