@@ -17,6 +17,7 @@ frozen zombie still freezes (docs/rules/abilities.md).
 from __future__ import annotations
 
 from dataclasses import replace
+from weakref import proxy
 
 from .model import Piece, Square
 from .movement import Position
@@ -32,15 +33,24 @@ _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or 
 class AbilityEffects:
     """The effects of section 8 on one position; answers are memoised per piece."""
 
-    def __init__(self, ruleset: Ruleset, position: Position, witch_trials: bool = False) -> None:
+    def __init__(self, ruleset: Ruleset, position: Position, witch_trials: bool = False,
+                 like: "AbilityEffects | None" = None) -> None:
         self.ruleset = ruleset
-        self.position = position
+        # A weak reference: the position holds these effects (its frozen, protected, ... are their
+        # methods), so a strong one would make a cycle and leave every position, lifted views
+        # included, with its memos, to the cyclic garbage collector.
+        self.position = proxy(position)
+        self.board = position.board
         self.witch_trials = witch_trials
-        kinds = ruleset.pieces.values()
-        self.zombies = {k.letter: k for k in kinds if k.has("zombie")}
-        self.witches = {k.letter for k in kinds if k.has("witch")}
-        self.transparents = {k.letter for k in kinds if k.has("transparent") or k.has("witch") or k.has("spirit")}
-        self.angels = {k.letter for k in kinds if k.has("angel")}
+        if like is not None:  # the same ruleset: its kinds with abilities are known
+            self.zombies, self.witches, self.transparents, self.angels = (
+                like.zombies, like.witches, like.transparents, like.angels)
+        else:
+            kinds = ruleset.pieces.values()
+            self.zombies = {k.letter: k for k in kinds if k.has("zombie")}
+            self.witches = {k.letter for k in kinds if k.has("witch")}
+            self.transparents = {k.letter for k in kinds if k.has("transparent") or k.has("witch") or k.has("spirit")}
+            self.angels = {k.letter for k in kinds if k.has("angel")}
         self._frozen: dict[int, bool] = {}
         self._passable: dict[Square, bool] = {}
         self._witches_near: dict[Square, tuple[Piece, ...]] = {}
@@ -71,7 +81,7 @@ class AbilityEffects:
         return known
 
     def _compute_passable(self, square: Square) -> bool:
-        pieces = self.position.board.at(square)
+        pieces = self.board.at(square)
         if any(p.owner is None for p in pieces):
             return False
         if self.witch_trials:
@@ -87,7 +97,7 @@ class AbilityEffects:
         known = self._witches_near.get(square)
         if known is None:
             x, y = square
-            at, witches = self.position.board.at, self.witches
+            at, witches = self.board.at, self.witches
             found = []
             for dx, dy in _NEIGHBOURS:  # a plain loop: this runs for every square a line passes
                 for piece in at((x + dx, y + dy)):
@@ -110,7 +120,7 @@ class AbilityEffects:
         return cached
 
     def _find_freezer(self, piece: Piece) -> bool:
-        board = self.position.board
+        board = self.board
         x, y = piece.square
         for kind in self.zombies.values():
             for ray in kind.movement.rays:
@@ -134,7 +144,7 @@ class AbilityEffects:
         if not self.angels or piece.owner is None:
             return False
         x, y = piece.square
-        board = self.position.board
+        board = self.board
         return any(angel.kind in self.angels and not angel.disabled and angel.id != piece.id
                    and self._same_side(angel, piece)
                    for dx, dy in _NEIGHBOURS for angel in board.at((x + dx, y + dy)))
@@ -154,8 +164,9 @@ def position_for(ruleset: Ruleset, state) -> Position:
     return position
 
 
-def _install(position: Position, ruleset: Ruleset, witch_trials: bool) -> AbilityEffects:
-    effects = AbilityEffects(ruleset, position, witch_trials=witch_trials)
+def _install(position: Position, ruleset: Ruleset, witch_trials: bool,
+             like: AbilityEffects | None = None) -> AbilityEffects:
+    effects = AbilityEffects(ruleset, position, witch_trials=witch_trials, like=like)
     if effects.transparents or effects.witch_trials:
         position.transparent = effects.transparent
         position.passable = effects.passable
@@ -179,8 +190,10 @@ def rebased(position: Position, board) -> Position:
     the section 8 effects recomputed there: a lifted zombie no longer freezes, a lifted angel no
     longer protects (D8: "effects included")."""
     effects = getattr(position.frozen, "__self__", None)
+    if not isinstance(effects, AbilityEffects):
+        effects = None
     other = replace(position, board=board)
-    _install(other, position.ruleset, isinstance(effects, AbilityEffects) and effects.witch_trials)
+    _install(other, position.ruleset, effects is not None and effects.witch_trials, like=effects)
     return other
 
 

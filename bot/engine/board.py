@@ -37,6 +37,13 @@ def _line_direction(step: tuple[int, int]) -> tuple[tuple[int, int], int]:
     return (ux, uy), g
 
 
+@lru_cache(maxsize=1024)
+def _line_of(step: tuple[int, int]) -> tuple[tuple[int, int], int, int, int]:
+    """The line of a step and the signed change of position along it per step."""
+    (ux, uy), length = _line_direction(step)
+    return (ux, uy), ux, uy, length * (ux * ux + uy * uy)
+
+
 class Board:
     """Pieces by id, by square and by line. Mutable; :meth:`copy` before changing a shared one."""
 
@@ -75,6 +82,10 @@ class Board:
         ids = self._owned.get(owner)
         return [self._pieces[i] for i in ids] if ids else []
 
+    def owns(self, owner: str | None) -> bool:
+        """Whether the owner has any piece on the board."""
+        return bool(self._owned.get(owner))
+
     def of_kind(self, letter: str) -> list[Piece]:
         """The pieces of one kind, without scanning the board."""
         ids = self._kinds.get(letter)
@@ -102,26 +113,28 @@ class Board:
         """
         if limit is not None and limit < 1:
             return  # nothing to look at: never index a new direction for it
-        direction, length = _line_direction(step)
-        ux, uy = direction
-        norm = ux * ux + uy * uy
-        index = self._line_index(direction)
+        direction, ux, uy, stride = _line_of(step)
+        index = self._lines.get(direction)
+        if index is None:
+            index = self._line_index(direction)
         x, y = origin
         positions = index.get(uy * x - ux * y)
         if not positions:
             return
         start = ux * x + uy * y
-        stride = length * norm  # signed change of position per step
+        sx, sy = step
+        # stride: the signed change of position per step
         if stride > 0:
-            indices = range(bisect_right(positions, start), len(positions))
+            i, end, delta = bisect_right(positions, start), len(positions), 1
         else:
-            indices = range(bisect_left(positions, start) - 1, -1, -1)
-        for i in indices:
+            i, end, delta = bisect_left(positions, start) - 1, -1, -1
+        while i != end:
             k, rest = divmod(positions[i] - start, stride)
             if limit is not None and k > limit:
                 return
-            if rest == 0:
-                yield k, (x + k * step[0], y + k * step[1])
+            if not rest:
+                yield k, (x + k * sx, y + k * sy)
+            i += delta
 
     def bounding_box(self) -> Bounds | None:
         """The smallest box holding every piece, or None for an empty board."""

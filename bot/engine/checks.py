@@ -16,10 +16,13 @@ arriving piece lifted from its starting square) and the same enemy piece, wherev
 still attacks it in the final position (D8). An energy pawn is always capturable; a piece next to
 a friendly angel is never in check (D25).
 
-:func:`recompute_all` evaluates every piece. :func:`affected_pieces` finds the only pieces whose
-answer can differ from P0's when the previous states were themselves computed by the engine: the
-pieces near a changed square, the pieces already in check, and the arrivals. A property test
-proves the two agree.
+:func:`recompute_all` evaluates every piece. When the previous states were themselves computed by
+the engine, a piece's state in P0 says whether it was attacked then, so only the pieces whose
+being attacked may have changed need asking: :func:`changed_squares` lists the squares whose
+occupants or powers changed, :func:`affected_pieces` follows the leaps and lines through them to
+the pieces an attack may have reached or left, and every other piece follows the table
+(:func:`advance`). The cost grows with the number of changes, not with the board. Property tests
+hold the incremental answer equal to the full recomputation and to brute force.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from .model import Piece, Square
 from .abilities import lifted
 from .movement import Position, attacked as is_attacked, attacks, iter_attackers
 
-__all__ = ["next_check_state", "evaluate", "advance", "recompute_all", "affected_pieces", "exposed"]
+__all__ = ["next_check_state", "evaluate", "advance", "recompute_all", "changed_squares", "affected_pieces",
+           "exposed"]
 
 _NEXT_IF_STAYED = {"none": "fresh", "fresh": "capturable", "capturable": "spent", "spent": "spent"}
 
@@ -137,6 +141,9 @@ def changed_squares(p0: Position, final: Position, changed: Iterable[Square]) ->
     pieces = final.ruleset.pieces
     special = {k.letter for k in pieces.values() if k.abilities & {"zombie", "angel", "witch", "transparent", "spirit"}}
     zombies = {k.letter for k in pieces.values() if k.has("zombie")}
+    # where a zombie stands when its move passes over (or ends on) a square: behind it on a move ray
+    zombie_offsets = {(k * r.step[0], k * r.step[1]) for letter in zombies for r in pieces[letter].movement.rays
+                      if r.move for k in range(1, min(r.range or _EFFECT_RADIUS, _EFFECT_RADIUS) + 1)}
     witches = {k.letter for k in pieces.values() if k.has("witch")}
     result = set(changed)
     around: set[Square] = set()
@@ -145,7 +152,10 @@ def changed_squares(p0: Position, final: Position, changed: Iterable[Square]) ->
         here = (*board.at(square), *board0.at(square))
         if any(p.kind in witches for p in here):
             result.update(s for dx, dy in _NEIGHBOURS if board.occupied(s := (x + dx, y + dy)))
-        if any(p.kind in special or p.spirit for p in here) or (zombies and _near(board, board0, square, zombies)):
+        # A piece arriving or leaving on a zombie's path may open or close it to a piece it
+        # freezes, though neither is special: look around it as around a special piece.
+        if any(p.kind in special or p.spirit for p in here) or any(
+                p.kind in zombies for dx, dy in zombie_offsets for b in (board, board0) for p in b.at((x - dx, y - dy))):
             around.update((x + dx, y + dy) for dx, dy in _AROUND)
     protection: set[int] = set()
     for square in around - result:
@@ -158,18 +168,6 @@ def changed_squares(p0: Position, final: Position, changed: Iterable[Square]) ->
             elif p0.protected(before) != final.protected(piece):
                 protection.add(piece.id)
     return result, protection
-
-
-def _near(board, board0, square: Square, kinds: set[str]) -> bool:
-    """Whether a piece of one of these kinds stands (or stood) within the effect radius."""
-    x, y = square
-    for dx, dy in _AROUND:
-        s = (x + dx, y + dy)
-        for b in (board, board0):
-            for p in b.at(s):
-                if p.kind in kinds:
-                    return True
-    return False
 
 
 def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
@@ -211,29 +209,24 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
         for direction in ((dx, dy), (-dx, -dy)):
             old = walk_limits.get(direction, 0)
             walk_limits[direction] = None if (old is None or limit is None) else max(old, limit)
-    enemies = final.enemies
+    enemies, at, reach_of = final.enemies, board.at, final._capture_reach
     for square in changed:
         x, y = square
-        now, then = board.at(square), board0.at(square)
+        now, then = at(square), board0.at(square)
         ids.update(p.id for p in now)
-        # (owner, capture reach, set of the attacks it may have started or stopped, exact now)
-        here = [(p.owner, final._capture_reach(p), started, True) for p in now
-                if p.owner is not None and final.can_capture(p)]
-        here += [(p.owner, p0._capture_reach(p), stopped, False) for p in then
-                 if p.owner is not None and p0.can_capture(p)]
-        for position, pieces, changes in ((final, now, started), (p0, then, stopped)):
-            for piece in pieces:  # what the pieces here attack, or attacked, by a leap
-                if piece.owner is None or not position.can_capture(piece):
-                    continue
-                for ray in position.rays(piece):
-                    if ray.capture and ray.range == 1:
-                        for victim in board.at((x + ray.step[0], y + ray.step[1])):
-                            if victim.owner is not None and enemies(piece.owner, victim.owner):
-                                changes.add(victim.id)
-                                if position is final and not ray.lame:
-                                    attacked.add(victim.id)
+        # The pieces here that may capture: now (their attacks may have started) and in P0
+        # (theirs may have stopped).
+        here = [(final, p, started) for p in now if p.owner is not None and final.can_capture(p)]
+        here += [(p0, p, stopped) for p in then if p.owner is not None and p0.can_capture(p)]
+        for position, piece, changes in here:  # what they attack, or attacked, by a leap
+            for (dx, dy), lame_leap in position._capture_leaps(piece):
+                for victim in at((x + dx, y + dy)):
+                    if victim.owner is not None and enemies(piece.owner, victim.owner):
+                        changes.add(victim.id)
+                        if position is final and not lame_leap:
+                            attacked.add(victim.id)
         for dx, dy in lame:
-            for victim in board.at((x + dx, y + dy)):
+            for victim in at((x + dx, y + dy)):
                 if victim.owner is not None:
                     started.add(victim.id)
                     stopped.add(victim.id)
@@ -241,16 +234,22 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
         for step in slides:
             back = (-step[0], -step[1])
             # Every possible attacker along this line: (distance behind this square, owner, range
-            # along the line, what its attacks may have done, nothing between it and this square now)
-            sliders = [(0, owner, reach[step], changes, exact, None) for owner, reach, changes, exact in here
-                       if step in reach]
+            # along the line, what its attacks may have done (started, stopped or both), nothing
+            # between it and this square now, the piece when it still has to be asked whether it
+            # may capture at all)
+            sliders = [(0, piece.owner, reach, (changes,), position is final, None) for position, piece, changes in here
+                       if (reach := position._capture_reach(piece).get(step))]
             behind = walks.get(back)
             if behind is None:
                 behind = walks[back] = _walk(final, changed, square, back, walk_limits[back])
             for k, piece in behind:  # (whether it may capture at all is asked only when it matters)
-                if piece.owner is not None and final._capture_reach(piece).get(step, 0) > k:
-                    sliders.append((k, piece.owner, final._capture_reach(piece)[step], None,
-                                    not now and k == behind[0][0], piece))
+                if piece.owner is not None and (reach := reach_of(piece).get(step, 0)) > k:
+                    # Its attack through this square may have started only if the square lets it
+                    # through now, and stopped only if the square let it through in P0.
+                    changes = (*((started,) if not (now and final.blocks(square, piece)) else ()),
+                               *((stopped,) if not (then and p0.blocks(square, piece)) else ()))
+                    if changes:
+                        sliders.append((k, piece.owner, reach, changes, not now and k == behind[0][0], piece))
             if not sliders:
                 continue
             ahead = walks.get(step)
@@ -263,11 +262,8 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
                     if reach >= k + j and enemies(owner, victim.owner) and (piece is None or final.can_capture(piece)):
                         if exact and j == ahead[0][0]:  # nothing between them: an attack for sure
                             attacked.add(victim.id)
-                        if changes is None:  # a piece behind: its attack may have started or stopped
-                            started.add(victim.id)
-                            stopped.add(victim.id)
-                        else:
-                            changes.add(victim.id)
+                        for found in changes:
+                            found.add(victim.id)
     for piece_id in (started | stopped) - ids:
         in_check = piece_id in board0 and board0.get(piece_id).check != "none"
         if (piece_id in stopped and piece_id not in attacked) if in_check else piece_id in started:
@@ -280,9 +276,10 @@ def _walk(final: Position, changed: set[Square], square: Square, step: tuple[int
     """The pieces from ``square`` along ``step``, with their distance in steps, up to the first
     unchanged square no one can see through."""
     found: list[tuple[int, Piece]] = []
-    board = final.board
-    for k, sq in board.occupied_along(square, step, limit):
-        found.extend((k, p) for p in board.at(sq))
-        if sq not in changed and not final.passable(sq):
+    at, passable = final.board.at, final.passable
+    for k, sq in final.board.occupied_along(square, step, limit):
+        for piece in at(sq):
+            found.append((k, piece))
+        if sq not in changed and not passable(sq):
             break
     return found

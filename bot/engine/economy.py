@@ -128,7 +128,7 @@ def regenerate(update: "Update") -> None:
     if amount == 0 or economy.regen_when == "never":
         return
     royal = update.ruleset.royal_letter
-    kings = {p.owner for p in update.board if p.kind == royal}
+    kings = {p.owner for p in update.board.of_kind(royal)} if royal is not None else set()
     for name in sorted(update.players):
         player = update.players[name]
         if player.status != "active" or not update.joined(name):

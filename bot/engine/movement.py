@@ -35,7 +35,7 @@ def _never(*pieces: Piece) -> bool:
     return False
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, weakref_slot=True)  # abilities' effects refer back to it weakly
 class Position:
     """A board under a ruleset with the effects in force; the input of every movement query.
 
@@ -60,6 +60,7 @@ class Position:
     _rays_cache: dict = field(default_factory=dict, repr=False)
     _steps_cache: tuple | None = field(default=None, repr=False)
     _reach_cache: dict = field(default_factory=dict, init=False, repr=False)
+    _leaps_cache: dict = field(default_factory=dict, init=False, repr=False)
 
     # ------------------------------------------------------------ relations
     def kind(self, piece: Piece) -> PieceKind:
@@ -84,10 +85,10 @@ class Position:
 
     def rays(self, piece: Piece) -> tuple[Ray, ...]:
         """Every ray the piece may use now: its kind's, its once-in-a-life move, event extras."""
-        kind = self.kind(piece)
         key = (piece.kind, piece.moved, piece.step_used, piece.spirit)
         cached = self._rays_cache.get(key)
         if cached is None:
+            kind = self.kind(piece)
             rays = [r for r in kind.movement.rays if not r.initial or not piece.moved]
             if kind.once is not None and not piece.step_used:
                 rays.extend(kind.once.rays)
@@ -110,17 +111,26 @@ class Position:
     # ------------------------------------------------------------ capture steps, for attackers()
     def _capture_reach(self, piece: Piece) -> dict[tuple[int, int], float]:
         """For each step the piece captures along, how many times it may repeat it: the longest
-        range of its capturing rays with that step (``inf`` when unlimited). Cached per rays tuple
-        (kept alive in the entry, so its ``id`` is never reused)."""
-        rays = self.rays(piece)
-        entry = self._reach_cache.get(id(rays))
-        if entry is None:
-            reach: dict[tuple[int, int], float] = {}
-            for ray in rays:
+        range of its capturing rays with that step (``inf`` when unlimited). Cached like
+        :meth:`rays`."""
+        key = (piece.kind, piece.moved, piece.step_used, piece.spirit)
+        reach = self._reach_cache.get(key)
+        if reach is None:
+            reach = {}
+            for ray in self.rays(piece):
                 if ray.capture:
                     reach[ray.step] = max(reach.get(ray.step, 0), inf if ray.range is None else ray.range)
-            entry = self._reach_cache[id(rays)] = (rays, reach)
-        return entry[1]
+            self._reach_cache[key] = reach
+        return reach
+
+    def _capture_leaps(self, piece: Piece) -> tuple[tuple[tuple[int, int], bool], ...]:
+        """The piece's capturing leaps (rays of range 1) as ``(step, lame)``. Cached like :meth:`rays`."""
+        key = (piece.kind, piece.moved, piece.step_used, piece.spirit)
+        leaps = self._leaps_cache.get(key)
+        if leaps is None:
+            leaps = self._leaps_cache[key] = tuple((r.step, r.lame) for r in self.rays(piece)
+                                                   if r.capture and r.range == 1)
+        return leaps
 
     def _capture_steps(self) -> tuple[dict, dict]:
         """Every capturing step in the ruleset: leaps (range 1) and slides, with their longest range."""
@@ -371,15 +381,11 @@ def attacked(position: Position, square: Square, by: Callable[[Piece], bool] | N
 def _leap_attackers(position: Position, square: Square, by: Callable[[Piece], bool] | None,
                     found: set[int]) -> Iterator[Piece]:
     """Attackers one capturing leap away (any of their rays may do the capture), not yet ``found``."""
-    board = position.board
-    occupied, at = board.occupied, board.at
+    at = position.board.at
     leaps, _ = position._capture_steps()
     x, y = square
     for sx, sy in leaps:
-        origin = (x - sx, y - sy)
-        if not occupied(origin):
-            continue
-        for piece in at(origin):
+        for piece in at((x - sx, y - sy)):
             if piece.id not in found and (by is None or by(piece)) and attacks(position, piece, square):
                 found.add(piece.id)
                 yield piece
@@ -389,21 +395,21 @@ def _slide_attackers(position: Position, square: Square, by: Callable[[Piece], b
                      found: set[int]) -> Iterator[Piece]:
     """Attackers along each sliding line, up to the first piece that blocks everyone, not yet ``found``."""
     board = position.board
-    at = board.at
+    at, along = board.at, board.occupied_along
+    reach_of, can_capture, passable = position._capture_reach, position.can_capture, position.passable
     _, slides = position._capture_steps()
     for step, longest in slides.items():
-        back = (-step[0], -step[1])
         seen_blockers: list[Square] = []
-        for k, sq in board.occupied_along(square, back, longest):
+        for k, sq in along(square, (-step[0], -step[1]), longest):
             for piece in at(sq):
                 if piece.id in found or (by is not None and not by(piece)):
                     continue
-                if position._capture_reach(piece).get(step, 0) < k or not position.can_capture(piece):
+                if reach_of(piece).get(step, 0) < k or not can_capture(piece):
                     continue
                 if seen_blockers and any(position.blocks(b, piece) for b in seen_blockers):
                     continue
                 found.add(piece.id)
                 yield piece
-            if not position.passable(sq):
+            if not passable(sq):
                 break  # the first piece no one can see through hides everything behind it
             seen_blockers.append(sq)

@@ -172,6 +172,9 @@ def format_submission(submission: Submission) -> str:
 _TRANSLATE = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\uff08": "(", "\uff09": ")",
                             "\uff0c": ",", "\uff1b": ";", "\u00a0": " "})
 
+_WORD = re.compile(r"[^\s;]*")
+_EXPONENT = re.compile(r"\s*(\^|\*\*|[eE](?=[+\-]?\d))\s*([+\-]?\d+)")
+_EXPONENT_STARTS = ("^", "*", "e", "E")
 _CHESS_SQUARE = re.compile(r"^[KQRBNkqrbn]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBNqrbn])?[+#]?$")
 _CASTLING = re.compile(r"^(O-O(-O)?|0-0(-0)?)[+#]?$")
 
@@ -246,9 +249,7 @@ class _Parser:
         return start, end
 
     def word_at(self, pos: int) -> tuple[int, int]:
-        end = pos
-        while end < self.end and not self.text[end].isspace() and self.text[end] not in ";":
-            end += 1
+        end = _WORD.match(self.text, pos, self.end).end()
         return pos, max(end, pos + 1)
 
     # ---------------------------------------------------------------- grammar
@@ -395,7 +396,7 @@ class _Parser:
             raise self.error("expected a whole number", (start, start + 1), "coordinates are whole numbers: (3,-4)")
         # Exponents and decimals: say what is wrong instead of a generic syntax error.
         tail = self.text[self.pos:self.end]
-        m = re.match(r"\s*(\^|\*\*|[eE](?=[+\-]?\d))\s*([+\-]?\d+)", tail)
+        m = _EXPONENT.match(tail) if tail.lstrip()[:1] in _EXPONENT_STARTS else None
         if m:
             self.pos += m.end()
             if _power_beyond_limit(self.text[digits_start:self.pos - m.end()], m.group(1), int(m.group(2))):

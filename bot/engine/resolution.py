@@ -36,7 +36,6 @@ from .abilities import position_for
 from .board import Board
 from .economy import Capture, Ledger
 from .model import Piece, Player, Square, format_square
-from .movement import Position
 from .notation import ENERGY, OrderError
 from .report import PRIVATE, Report
 from .ruleset import Ruleset
@@ -139,8 +138,7 @@ class Update:
 
     def joined(self, name: str) -> bool:
         player = self.players[name]
-        return (bool(self.board.owned_by(name)) or player.king_lost_at is not None
-                or bool(self.p0.board.owned_by(name)))
+        return self.board.owns(name) or player.king_lost_at is not None or self.p0.board.owns(name)
 
     def lose_king(self, king: Piece, capturers: tuple[str, ...]) -> None:
         self.kings_lost.append((king, capturers))
@@ -460,7 +458,7 @@ def step_respawns(update: Update, orders) -> None:
     royal = update.ruleset.royal_letter
     if not after or royal is None:
         return
-    kings = {p.owner for p in update.board if p.kind == royal}
+    kings = {p.owner for p in update.board.of_kind(royal)}
     for name in sorted(update.players):
         player = update.players[name]
         if (player.status != "active" or player.king_lost_at is None or name in kings

@@ -256,7 +256,7 @@ class Validator:
 
     def joined(self, player: str) -> bool:
         record = self.state.players.get(player)
-        return bool(self.own_pieces(player)) or (record is not None and record.king_lost_at is not None)
+        return self.board.owns(player) or (record is not None and record.king_lost_at is not None)
 
     def own_pieces(self, player: str) -> list[Piece]:
         """The player's pieces in P0 (the board indexes pieces by owner)."""

@@ -46,8 +46,9 @@ from bot.engine import checks
 from bot.engine.abilities import position_for
 from bot.engine.board import Board
 from bot.engine.model import CHECK_STATES, Piece, Player, Square, format_square
+from bot.engine.movement import attacks
 from bot.engine.report import PRIVATE, PUBLIC
-from bot.engine.resolution import resolve, rng_for
+from bot.engine.resolution import PIPELINE, Update, resolve, rng_for
 from bot.engine.ruleset import load_preset
 from bot.engine.serialize import dumps, loads, state_to_json
 from bot.engine.state import ActiveEvent, GameState, LastMove
@@ -537,6 +538,106 @@ def test_check_states_follow_the_table_of_rules_3_2(sequence):
         current = after
 
 
+# ----------------------------------------------------------------------------- 5b. crowded lines
+# The incremental step 10 (checks.changed_squares, checks.affected_pieces) reasons about the lines
+# through the squares an update changed: which attacks may have started or stopped there, and
+# which are seen for sure. Boards packed with sliders, witches (transparency), zombies (freezing)
+# and angels (protection) put several changes on one line; the two properties below hold the
+# incremental answer to brute force there.
+LINE_PALETTE = ["R", "B", "Q", "Dr", "C", "Ab", "L", "Sp", "R", "B", "Q", "W", "W", "Z", "An", "S", "N", "G",
+                "P", "D", "Pl", "Tt", "Hp"]
+CROWD = 4
+
+
+@st.composite
+def crowded_sequences(draw):
+    """A consistent position (one empty update resolved on a hand-made one) with two to four
+    players' pieces packed in [-4,4]^2, mostly sliders, and 2-3 updates of random orders."""
+    count = draw(st.integers(2, 4))
+    names = sorted(draw(st.permutations(NAMES))[:count])
+    update = draw(st.integers(2, 20))
+    specs, taken = [], set()
+    for i, name in enumerate(names):
+        king = draw(st.one_of(st.just((30 * (i + 1), 0)), st.tuples(st.integers(-CROWD, CROWD),
+                                                                   st.integers(-CROWD, CROWD))))
+        if king in taken:
+            king = (30 * (i + 1), 0)
+        taken.add(king)
+        specs.append(dict(kind="K", owner=name, square=king))
+        for _ in range(draw(st.integers(3, 9))):
+            square = draw(st.tuples(st.integers(-CROWD, CROWD), st.integers(-CROWD, CROWD)))
+            if square in taken:
+                continue
+            taken.add(square)
+            kind = draw(st.sampled_from(LINE_PALETTE))
+            disabled = draw(st.integers(0, 7)) == 0
+            specs.append(dict(kind=kind, owner=name, square=square, moved=draw(st.booleans()),
+                              disabled=disabled, placed=update - 1 if disabled else None))
+    players = [Player(name, COLOURS[NAMES.index(name)], balance=Fraction(draw(st.integers(0, 30))))
+               for name in names]
+    seed = draw(st.integers(0, 2**16))
+    state, _ = resolve(NEISG, GameState.build(NEISG, specs, players, update=update), {}, seed)
+    steps, current = [], state
+    for _ in range(draw(st.integers(2, 3))):
+        orders = draw_orders(draw, current)
+        steps.append(orders)
+        current, _ = resolve(NEISG, current, orders, seed)
+    return state, steps, seed
+
+
+@SEQUENCE
+@given(crowded_sequences())
+def test_incremental_check_states_equal_a_full_recomputation_on_crowded_lines(sequence):
+    state, steps, seed = sequence
+    current = state
+    for number, orders in enumerate(steps):
+        assert current.checks_consistent
+        after, report = resolve(NEISG, current, orders, seed)
+        full, full_report = resolve(NEISG, copy_state(current, checks_consistent=False), orders, seed)
+        note = (f"update {number + 1} of the sequence", game_summary(current, orders, seed))
+        assert {p.id: p.check for p in after.board} == {p.id: p.check for p in full.board}, note
+        assert full_report.to_json() == report.to_json(), note
+        current = after
+
+
+def _attacked_by_brute_force(position, piece: Piece) -> bool:
+    """Whether an enemy attacks the piece's square: every piece of the board asked, one by one."""
+    return any(other.owner is not None and position.enemies(other.owner, piece.owner)
+               and attacks(position, other, piece.square) for other in position.board)
+
+
+@SEQUENCE
+@given(crowded_sequences())
+def test_affected_pieces_find_every_change_of_attack_and_see_only_real_attacks(sequence):
+    """checks.affected_pieces against brute force, after each update of the sequence: every piece
+    it says it saw attacked is attacked by an enemy in the final position, and every piece that
+    stayed and whose being attacked changed between P0 and the final position is among the
+    affected ones (the pieces an angel protects before or after are left out: their state is
+    `none` whatever attacks them, and a change of protection is found by checks.changed_squares)."""
+    state, steps, seed = sequence
+    current = state
+    for orders in steps:
+        update = Update(NEISG, current, seed)
+        for step in PIPELINE[:-1]:  # every step but the check states themselves
+            step(update, orders)
+        if not update.events_changed:
+            p0 = update.p0_position
+            final = position_for(NEISG, update.new_state())
+            changed, protection = checks.changed_squares(p0, final, update.changed)
+            affected, seen_attacked = checks.affected_pieces(p0, final, changed, update.arrivals)
+            note = game_summary(current, orders, seed)
+            for piece in final.board:
+                if piece.id in seen_attacked:
+                    assert _attacked_by_brute_force(final, piece), (piece, note)
+                before = current.board.get(piece.id) if piece.id in current.board else None
+                if (before is None or before.square != piece.square or piece.id in update.arrivals
+                        or piece.owner is None or piece.energy or p0.protected(before) or final.protected(piece)):
+                    continue
+                if _attacked_by_brute_force(p0, before) != _attacked_by_brute_force(final, piece):
+                    assert piece.id in affected | protection, (piece, note)
+        current, _ = resolve(NEISG, current, orders, seed)
+
+
 # ============================================================================= invariants of every update
 def check_invariants(before: GameState, orders: dict, after: GameState, report) -> None:
     """What every resolved update must satisfy, whatever happened in it."""
@@ -718,6 +819,34 @@ def test_a_host_left_by_its_spirit_stops_attacking_with_knight_moves():
                          dict(kind="N", owner="Bea", square=(1, 2)))
     incremental, full = _incremental_and_full(state, {"Ash": "S(0,0)-(-1,-2)"})
     assert full[(1, 2)] == "none"
+    assert incremental == full
+
+
+def test_two_pieces_arriving_one_behind_the_other_cut_an_attack():
+    """Ash's rook on (0,0) attacks Bea's guard on (6,0). Ash's knight arrives on (2,0) and Bea's
+    on (4,0): the rook no longer attacks the guard, which leaves check. Walking the line from (2,0)
+    stopped at (4,0) and never reached the guard: the walk now passes through changed squares."""
+    state = _two_players(dict(kind="R", owner="Ash", square=(0, 0)), dict(kind="N", owner="Ash", square=(1, 2)),
+                         dict(kind="G", owner="Bea", square=(6, 0)), dict(kind="N", owner="Bea", square=(3, 2)))
+    incremental, full = _incremental_and_full(state, {"Ash": "N(1,2)-(2,0)", "Bea": "N(3,2)-(4,0)"})
+    assert full[(6, 0)] == "none"
+    assert incremental == full
+
+
+def test_a_witch_leaving_closes_a_line_that_another_witch_keeps_passable():
+    """Cid's knight on (2,0) stands next to Ash's witch on (2,1), so Ash's rook on (0,0) sees
+    through it and attacks Bea's guard on (5,0) (D28). Ash's witch leaves; Bea's witch on (3,1)
+    keeps (2,0) passable for Bea's side only. The rook no longer attacks the guard, though the
+    square stayed "passable": the squares next to a witch that moved are changed squares."""
+    players = [Player("Ash", "Purple", Fraction(10)), Player("Bea", "Crimson", Fraction(10)),
+               Player("Cid", "Teal", Fraction(10))]
+    state = _state([dict(kind="K", owner="Ash", square=(-20, -20)), dict(kind="K", owner="Bea", square=(20, 20)),
+                    dict(kind="K", owner="Cid", square=(-20, 20)), dict(kind="R", owner="Ash", square=(0, 0)),
+                    dict(kind="W", owner="Ash", square=(2, 1)), dict(kind="N", owner="Cid", square=(2, 0)),
+                    dict(kind="W", owner="Bea", square=(3, 1)), dict(kind="G", owner="Bea", square=(5, 0))],
+                   players, update=3)
+    incremental, full = _incremental_and_full(state, {"Ash": "W(2,1)-(2,4)"})
+    assert full[(5, 0)] == "none"
     assert incremental == full
 
 
