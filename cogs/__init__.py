@@ -89,6 +89,19 @@ async def send_reply(interaction: discord.Interaction, reply: Reply, *, ephemera
         await interaction.response.send_message(text, files=files, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
 
 
+async def outcome(work: Callable[[], Awaitable[Reply | str]], what: str) -> Reply:
+    """Run a command's ``work`` and turn what it gives (a reply, a service refusal, or a failure:
+    logged as ``what`` without its message, answered with an apology) into the reply to send."""
+    try:
+        result = await work()
+    except ServiceError as exc:
+        return Reply(error_text(exc))
+    except Exception as exc:
+        log_failure(what, exc)
+        return Reply(APOLOGY)
+    return result if isinstance(result, Reply) else Reply(result)
+
+
 async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[Reply | str]], *,
                  ephemeral: bool = True) -> None:
     """Defer ``interaction`` (so Discord's 3 seconds never run out, whatever ``work`` does), run
@@ -99,14 +112,7 @@ async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[
     except discord.HTTPException as exc:   # the interaction expired or was answered: nobody to tell
         log.warning("%s: could not defer the interaction (%s %s)", command, exc.status, exc.code)
         return
-    try:
-        result = await work()
-        reply = result if isinstance(result, Reply) else Reply(result)
-    except ServiceError as exc:
-        reply = Reply(error_text(exc))
-    except Exception as exc:
-        log_failure(f"{command} by user {interaction.user.id}", exc)
-        reply = Reply(APOLOGY)
+    reply = await outcome(work, f"{command} by user {interaction.user.id}")
     try:
         await send_reply(interaction, reply, ephemeral=ephemeral)
     except discord.HTTPException as exc:

@@ -29,7 +29,7 @@ from discord.ext import commands
 from bot.engine.events import EVENTS
 from bot.service import NotFound, ServiceError
 
-from . import APOLOGY, NO_MENTIONS, Reply, answer, error_text, game_for, log_failure, send_reply, service_of
+from . import APOLOGY, NO_MENTIONS, Reply, answer, error_text, game_for, log_failure, outcome, send_reply, service_of
 
 __all__ = ["ModerationCog", "ConfirmView", "is_moderator", "moderator_only", "confirm", "REFUSAL",
            "CONFIRM_SECONDS", "setup"]
@@ -114,14 +114,7 @@ class ConfirmView(discord.ui.View):
         self.stop()
         await interaction.response.edit_message(content=f"{self.question}\nConfirmed: working on it…", view=None,
                                                 allowed_mentions=NO_MENTIONS)
-        try:
-            result = await self.action()
-            reply = result if isinstance(result, Reply) else Reply(result)
-        except ServiceError as exc:
-            reply = Reply(error_text(exc))
-        except Exception as exc:
-            log_failure(f"a confirmed action by user {interaction.user.id}", exc)
-            reply = Reply(APOLOGY)
+        reply = await outcome(self.action, f"a confirmed action by user {interaction.user.id}")
         try:
             await send_reply(interaction, reply)
         except discord.HTTPException as exc:

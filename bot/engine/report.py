@@ -86,6 +86,11 @@ class Report:
         """What one player is told: every public entry and their own private ones."""
         return [e for e in self.entries if e.audience == PUBLIC or (e.players and e.players[0] == player)]
 
+    def concerning(self, player: str) -> list[Entry]:
+        """What happened to one player: public entries naming them and their own private ones
+        (their private report, without the rest of the public report)."""
+        return [e for e in self.entries if player in e.players and (e.audience == PUBLIC or e.players[0] == player)]
+
     def public(self) -> list[Entry]:
         return [e for e in self.entries if e.audience == PUBLIC]
 

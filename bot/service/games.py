@@ -80,8 +80,7 @@ class GameCases(ServiceBase):
         if len(seed_text) > 100:
             raise InvalidInput("a seed is at most 100 characters")
         async with self.store.transaction() as q:
-            if await q.games(channel_id=channel_id):
-                existing = (await q.games(channel_id=channel_id))[0]
+            for existing in await q.games(channel_id=channel_id):
                 raise Conflict(f"this channel already runs game {existing.id} ({existing.name})",
                                hint="end it first, or create the game in another channel or thread")
             game_id = await q.insert_game(name=title, ruleset=ruleset, guild_id=guild_id, channel_id=channel_id,

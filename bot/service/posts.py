@@ -55,8 +55,7 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
         drafts.append(Draft("events", render(events, None, number), None, "events.md"))
     drafts.append(Draft("report", report.text(), None, "report.md"))
     for name in sorted(user_ids):
-        own = [e for e in report.entries if e.players and name in e.players
-               and (e.audience == "public" or e.players[0] == name)]
+        own = report.concerning(name)
         if own:
             drafts.append(Draft("private_report", render(own, name, number), None, f"{name}.md", user_ids[name]))
     return drafts

@@ -159,8 +159,7 @@ class ViewCases(ServiceBase):
         last_report = None
         if last is not None and last.report is not None:
             report = Report.from_json(last.report)
-            own = [e for e in report.entries if e.players and row.name in e.players
-                   and (e.audience == "public" or e.players[0] == row.name)]
+            own = report.concerning(row.name)
             last_report = render(own, row.name, report.update) if own else None
         return PlayerView(game, row.name, row.colour, format_amount(player.balance), len(pieces),
                           any(ruleset.kind(p.kind).royal for p in pieces),
