@@ -110,8 +110,8 @@ def rules_text(ruleset) -> str:
     if orders.policy == "single":
         lines.append(f"- **Joining**: /join, then place your king with `{king}(x,y)` on an empty square no enemy "
                      f"attacks (D20).")
-    if events.first is not None and events.pool:
-        lines.append(f"- **Events**: the first at update {events.first}, then one every {events.every} updates, "
+    if events.events_from is not None and events.pool:
+        lines.append(f"- **Events**: the first at update {events.events_from}, then one every {events.every} updates, "
                      f"each lasting {events.duration}; /event shows them.")
     lines.append("See /pieces for every piece with its moves and cost, and /help for the commands.")
     return "\n".join(lines)

@@ -98,7 +98,7 @@ class EventEffects:
 def scheduled(ruleset: Ruleset, update: int, length: int | None) -> bool:
     """Whether the schedule draws an event at step 8 of ``update``."""
     rules = ruleset.events
-    if rules.first is None or not rules.pool or update < rules.first or (update - rules.first) % rules.every:
+    if rules.events_from is None or not rules.pool or update < rules.events_from or (update - rules.events_from) % rules.every:
         return False
     return length is None or length - update + 1 >= rules.min_left
 

@@ -170,7 +170,7 @@ class PromotionRules:
 
 @dataclass(frozen=True, slots=True)
 class EventRules:
-    first: int | None = None
+    events_from: int | None = None
     every: int = 7
     duration: int = 14
     min_left: int = 0
@@ -524,5 +524,5 @@ class _Reader:
 
 
 _OPTIONAL_INTS = {"radius_base", "radius_per_player", "min_players", "max_players", "king_respawn_after",
-                  "rejoin_after_removal", "first", "cooldown", "max_active", "join_distance", "kingdom_radius",
+                  "rejoin_after_removal", "events_from", "cooldown", "max_active", "join_distance", "kingdom_radius",
                   "bonus_every"}

@@ -157,9 +157,9 @@ def regeneration(ruleset: Ruleset, state, row: Standing) -> str:
 
 def _next_draw(ruleset: Ruleset, state) -> int | None:
     rules = ruleset.events
-    if rules.first is None or not rules.pool:
+    if rules.events_from is None or not rules.pool:
         return None
-    for update in range(max(state.update, rules.first), max(state.update, rules.first) + rules.every + 1):
+    for update in range(max(state.update, rules.events_from), max(state.update, rules.events_from) + rules.every + 1):
         if scheduled(ruleset, update, state.length):
             return update
     return None

@@ -197,11 +197,11 @@ class ViewCases(ServiceBase):
         active = tuple(ActiveEventView(e.name, EVENTS.get(e.name, ""), e.started, e.started + rules.duration)
                        for e in sorted(state.events, key=lambda e: (e.started, e.name))
                        if update_no <= e.started + rules.duration)
-        has_events = rules.first is not None and bool(rules.pool)
+        has_events = rules.events_from is not None and bool(rules.pool)
         pool_left = len([name for name in rules.pool if name not in set(state.past_events)])
         next_draw = None
         if has_events and game.status != "ended":
-            horizon = max(update_no, rules.first) + max(rules.every, 1)
+            horizon = max(update_no, rules.events_from) + max(rules.every, 1)
             for candidate in range(update_no, horizon + 1):
                 if scheduled(ruleset, candidate, state.length):
                     next_draw = candidate

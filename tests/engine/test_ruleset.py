@@ -234,7 +234,7 @@ WRONG_TYPES = [
     ("secret = true ", 'secret = "yes" ', "orders.secret", "true or false"),
     ("king_respawn_after = 3 ", 'king_respawn_after = "3" ', "economy.king_respawn_after", "whole number"),
     ('collisions = "implosion"', 'collisions = "explode"', "resolution.collisions", "must be one of"),
-    ("first = 2\n", "first = 2.5\n", "events.first", "whole number"),
+    ("events_from = 2\n", "events_from = 2.5\n", "events.events_from", "whole number"),
     ("P = { max = -1 }", 'P = { max = "low" }', "generation.ranks.P.max", "whole number"),
     ('abilities = ["royal"]', 'abilities = "royal"', "pieces.K.abilities", "list of strings"),
 ]
