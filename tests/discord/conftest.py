@@ -18,7 +18,9 @@ from bot.config import Config
 from bot.service import Service
 from bot.store import Store
 
-T0 = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+#: The service's clock starts far in the future: the bot runs the real APScheduler, which fires on the
+#: wall clock, so a deadline of the fake clock must never have passed already in real time.
+T0 = datetime(2099, 11, 22, 12, 0, tzinfo=timezone.utc)
 MODERATOR = 4242
 
 
