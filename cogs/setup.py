@@ -41,15 +41,18 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
     @app_commands.command(name="create", description="Create a game in this channel or thread")
     @app_commands.describe(ruleset="the rules to play", name="the game's name",
                            schedule="when updates resolve: manual, every 2 hours, daily 18:00 (UTC)",
-                           length="updates in the session (empty: never-ending)")
+                           length="updates in the session (empty: never-ending)",
+                           events_from="the update of the first event (empty: the ruleset's own)")
     @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in preset_names()])
     @moderator_only
     async def create(self, interaction: discord.Interaction, ruleset: str = "neisg",
                      name: Optional[app_commands.Range[str, 1, 100]] = None,
                      schedule: Optional[app_commands.Range[str, 1, 60]] = None,
-                     length: Optional[app_commands.Range[int, 1, 100_000]] = None) -> None:
+                     length: Optional[app_commands.Range[int, 1, 100_000]] = None,
+                     events_from: Optional[app_commands.Range[int, 1, 100_000]] = None) -> None:
         async def work() -> str:
-            settings = {"length": length} if length is not None else None
+            settings = {key: value for key, value in (("length", length), ("events_from", events_from))
+                        if value is not None} or None
             game = await self.service.create_game(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                                   actor=interaction.user.id, ruleset=ruleset, name=name,
                                                   settings=settings, schedule=schedule or "manual")
@@ -109,7 +112,8 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
                            secret_notice="what the channel is told of a secret order ({player}: the name)",
                            lock_before="minutes before the deadline that orders lock",
                            remind_before="minutes before the lock that the channel is reminded (0: never)",
-                           palette="the board's colours")
+                           palette="the board's colours",
+                           events_from="the update of the first event (only before update 1 is resolved)")
     @app_commands.choices(palette=[app_commands.Choice(name="default", value="default"),
                                    app_commands.Choice(name="colour-blind", value="colourblind")])
     @moderator_only
@@ -119,17 +123,21 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
                        secret_notice: Optional[app_commands.Range[str, 0, 200]] = None,
                        lock_before: Optional[app_commands.Range[int, 0, 10_080]] = None,
                        remind_before: Optional[app_commands.Range[int, 0, 10_080]] = None,
-                       palette: Optional[str] = None) -> None:
+                       palette: Optional[str] = None,
+                       events_from: Optional[app_commands.Range[int, 1, 100_000]] = None) -> None:
         async def work() -> str:
             game = await game_for(interaction)
             changes = {key: value for key, value in (("length", length), ("secret_notice", secret_notice),
                                                      ("lock_before", lock_before), ("remind_before", remind_before),
-                                                     ("palette", palette)) if value is not None}
+                                                     ("palette", palette), ("events_from", events_from))
+                       if value is not None}
             if not changes and name is None:
                 current = self.service.settings(game)
+                first = self.service.ruleset(game).events.events_from
                 return (f"**{game.name}** (game {game.id}, {game.ruleset}): length {current.length or 'none'}, "
                         f"lock_before {current.lock_before} min, remind_before {current.remind_before} min, "
-                        f"palette {current.palette}, secret_notice {current.secret_notice!r}, schedule "
+                        f"palette {current.palette}, events_from {first if first is not None else 'none (no events)'}, "
+                        f"secret_notice {current.secret_notice!r}, schedule "
                         f"{self.service.schedule(game).describe()}. Give an option to change it.")
             game = await self.service.configure(game.id, actor=interaction.user.id, settings=changes or None,
                                                 name=name)

@@ -82,8 +82,9 @@ class ServiceBase:
 
     @staticmethod
     def ruleset(game: Game) -> Ruleset:
+        """The game's ruleset as it plays it: the preset with the game's settings applied."""
         try:
-            return load_preset(game.ruleset)
+            return GameSettings.from_json(game.settings).applied_to(load_preset(game.ruleset))
         except RulesetError as exc:  # a preset removed since the game was made: an operator's problem
             raise NotFound(f"game {game.id}'s ruleset {game.ruleset!r} cannot be loaded: {exc}") from None
 

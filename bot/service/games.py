@@ -7,7 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from bot.engine import serialize
-from bot.engine.ruleset import preset_names
+from bot.engine.ruleset import Ruleset, load_preset, preset_names
 from bot.engine.state import GameState
 from bot.render.palette import resolve_colour
 from bot.store import Game, PlayerRow
@@ -70,6 +70,7 @@ class GameCases(ServiceBase):
         if ruleset not in preset_names():
             raise InvalidInput(f"unknown ruleset {shown(ruleset)}", hint=f"choose one of {', '.join(preset_names())}")
         game_settings = GameSettings().changed(settings or {})
+        self._check_events_from(load_preset(ruleset), settings or {})
         game_schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)
         if name is None:
             name = f"{ruleset} game"
@@ -104,6 +105,7 @@ class GameCases(ServiceBase):
                 detail: dict = {}
                 if settings:
                     changes["settings"] = self.settings(game).changed(settings).to_json()
+                    self._check_events_from(load_preset(game.ruleset), settings, game)
                     detail["settings"] = settings
                 if schedule is not None:
                     new_schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)
@@ -124,6 +126,18 @@ class GameCases(ServiceBase):
                 game = await q.game(game.id)
         self._schedule_changed(game.id)
         return game
+
+    @staticmethod
+    def _check_events_from(ruleset: Ruleset, settings: dict, game: Game | None = None) -> None:
+        """``events_from`` moves the event schedule; it is fixed once an update is resolved, so that
+        every stored update replays under the schedule it was resolved with."""
+        if settings.get("events_from") is None:
+            return
+        if not ruleset.events.pool:
+            raise InvalidInput(f"the {ruleset.name} ruleset has no events, so events_from does not apply")
+        if game is not None and game.update_no > 1:
+            raise WrongTime(f"events_from is fixed once an update is resolved (game {game.id} is at update "
+                            f"{game.update_no})", hint="start an event now with /mod event start")
 
     async def start_game(self, game_id: int, *, actor: int) -> Game:
         """Open update 1 for orders: the empty board is snapshot (0, 0)."""

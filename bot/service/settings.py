@@ -12,11 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apscheduler.triggers.cron import CronTrigger
 
 from .errors import InvalidInput, shown
+
+if TYPE_CHECKING:
+    from bot.engine.ruleset import Ruleset
 
 __all__ = ["GameSettings", "Schedule", "MAX_NAME_LENGTH"]
 
@@ -28,13 +31,16 @@ _SECRET_NOTICE = "{player} has submitted a secret move"
 class GameSettings:
     """``length``: updates in the session (None: never-ending); ``secret_notice``: what the channel
     is told of a secret order (``{player}`` is replaced; empty: nothing); ``lock_before`` and
-    ``remind_before``: minutes; ``palette``: the board's colours (default or colour-blind)."""
+    ``remind_before``: minutes; ``palette``: the board's colours (default or colour-blind);
+    ``events_from``: the update of the first event draw, in place of the ruleset's (None: the
+    ruleset's own; sandbox's "update 25 patch" is the usual one to move)."""
 
     length: int | None = None
     secret_notice: str = _SECRET_NOTICE
     lock_before: float = 0
     remind_before: float = 60
     palette: str = "default"
+    events_from: int | None = None
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> "GameSettings":
@@ -63,9 +69,21 @@ class GameSettings:
             value = getattr(new, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 7 * 24 * 60:
                 raise InvalidInput(f"{name} must be a number of minutes from 0 to 10,080 (a week), not {shown(value)}")
+        if new.events_from is not None and (not isinstance(new.events_from, int) or isinstance(new.events_from, bool)
+                                            or not 1 <= new.events_from <= 100_000):
+            raise InvalidInput(f"events_from must be an update number from 1 to 100,000, not {shown(new.events_from)}",
+                               hint="leave it empty to use the ruleset's own first event update")
         if new.palette not in PALETTES:
             raise InvalidInput(f"palette must be one of {', '.join(PALETTES)}, not {shown(new.palette)}")
         return new
+
+    def applied_to(self, ruleset: "Ruleset") -> "Ruleset":
+        """``ruleset`` as this game plays it: the same rules, with the game's own first event update.
+        The copy has its own ``source`` so that it never passes for the shipped preset."""
+        if self.events_from is None or self.events_from == ruleset.events.events_from:
+            return ruleset
+        return replace(ruleset, source=f"{ruleset.source}#events_from={self.events_from}",
+                       events=replace(ruleset.events, events_from=self.events_from))
 
     def secret_notice_for(self, player: str) -> str:
         return self.secret_notice.replace("{player}", player)

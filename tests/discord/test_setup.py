@@ -73,6 +73,15 @@ async def test_create_with_every_option_in_this_channel_of_this_server(world, re
     assert "this channel already runs game 1" in again.response.content
 
 
+async def test_a_sandbox_game_may_be_created_with_its_first_event_earlier(world, referee):
+    result = await referee.slash(world.channel, "game create", ruleset="sandbox", events_from=10)
+    assert "Created game 1" in result.response.content
+    [game] = await world.service.games_in(channel_id=world.channel.id)
+    assert world.service.ruleset(game).events.events_from == 10
+    shown = await referee.slash(world.channel, "game settings")
+    assert "events_from 10" in shown.response.content
+
+
 async def test_create_offers_the_shipped_rulesets_and_refuses_a_bad_schedule(world, referee):
     with pytest.raises(simcord.OptionError):
         await referee.slash(world.channel, "game create", ruleset="chess960")
@@ -96,7 +105,7 @@ async def test_create_in_a_thread_uses_the_thread(world, referee):
 async def test_start_pause_resume_and_the_channel_is_told_once_each(world, referee):
     await referee.slash(world.channel, "game create", schedule="every 1 hour")
     started = await referee.slash(world.channel, "game start")
-    assert "has started" in started.response.content and "2026-11-22 13:00 UTC" in started.response.content
+    assert "has started" in started.response.content and "2099-11-22 13:00 UTC" in started.response.content
     [game] = await world.service.games_in(channel_id=world.channel.id)
     assert game.status == "running"
     world.clock.advance(minutes=10)
@@ -120,7 +129,7 @@ async def test_start_pause_resume_and_the_channel_is_told_once_each(world, refer
 async def test_schedule_and_settings_go_through_configure(world, referee):
     game = await world.game()
     result = await referee.slash(world.channel, "game schedule", schedule="daily 18:00")
-    assert "every day at 18:00 UTC" in result.response.content and "2026-11-22 18:00 UTC" in result.response.content
+    assert "every day at 18:00 UTC" in result.response.content and "2099-11-22 18:00 UTC" in result.response.content
     assert world.service.schedule(await world.service.get_game(game.id)).at == "18:00"
     changed = await referee.slash(world.channel, "game settings", length=30, remind_before=0, palette="colourblind",
                                   name="Winter League")
@@ -131,6 +140,7 @@ async def test_schedule_and_settings_go_through_configure(world, referee):
         "Winter League", 30, 0, "colourblind")
     shown = await referee.slash(world.channel, "game settings")
     assert "length 30" in shown.response.content and "palette colourblind" in shown.response.content
+    assert "events_from 2" in shown.response.content          # neisg's own first event (RULES 4)
     assert [a for _, a in await actions(world, game)][-2:] == ["configure", "configure"]
     with pytest.raises(simcord.OptionError):
         await referee.slash(world.channel, "game settings", lock_before=-1)

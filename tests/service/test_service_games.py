@@ -51,6 +51,8 @@ async def test_a_game_is_created_then_started_with_its_first_deadline(table):
     ({"settings": {"length": 0}}, InvalidInput, ["length must be a whole number of updates from 1 to 100,000"]),
     ({"settings": {"length": BIG}}, InvalidInput, ["length must be a whole number"]),
     ({"settings": {"palette": BIG}}, InvalidInput, ["palette must be one of default"]),
+    ({"settings": {"events_from": 0}}, InvalidInput, ["events_from must be an update number from 1"]),
+    ({"ruleset": "megachess", "settings": {"events_from": 3}}, InvalidInput, ["megachess ruleset has no events"]),
     ({"name": BIG}, InvalidInput, ["a game's name is 1 to 100 characters"]),
     ({"channel_id": 10}, Conflict, ["this channel already runs game 1", "another channel or thread"]),
 ])
@@ -186,6 +188,32 @@ async def test_a_never_ending_game_goes_on(table):
     for _ in range(2):
         assert not (await table.resolve(game.id)).ended
     assert (await table.service.get_game(game.id)).status == "running"
+
+
+SANDBOX_PLAYERS = [(1, "Alice", "Red", (0, 1)), (2, "Bob", "Blue", (10, 1)), (3, "Cleo", "Green", (0, 11))]
+
+
+async def test_a_sandbox_game_may_move_its_first_event(table):
+    """Sandbox's first event is "the update 25 patch" (RULES 5.1); a moderator may set it earlier
+    before play starts, and the game's own schedule is what the update follows."""
+    service = table.service
+    game = await table.playing_game(ruleset="sandbox", players=SANDBOX_PLAYERS, settings={"events_from": 3})
+    assert service.ruleset(game).events.events_from == 3
+    assert (await table.resolve(game.id)).resolved            # update 2: no event yet
+    assert not [p for p in await table.posts(game.id) if p.kind == "events"]
+    assert (await table.resolve(game.id)).resolved            # update 3: the first draw
+    [events] = [p for p in await table.posts(game.id) if p.kind == "events"]
+    assert "begins" in events.body and "It lasts until update 17." in events.body   # in force 4 to 17 (RULES 6)
+    assert await service.replay(game.id, 3)                   # stored updates replay under the game's schedule
+    await table.refused(service.configure(game.id, actor=MOD, settings={"events_from": 30}), WrongTime,
+                        "events_from is fixed once an update is resolved", "/mod event start")
+
+
+async def test_a_sandbox_game_keeps_the_update_25_patch_by_default(table):
+    game = await table.playing_game(ruleset="sandbox", players=SANDBOX_PLAYERS)
+    assert table.service.ruleset(game).events.events_from == 25
+    await table.refused(table.service.configure(game.id, actor=MOD, settings={"events_from": -1}), InvalidInput,
+                        "events_from must be an update number")
 
 
 # ---------------------------------------------------------------------------------------------- several games
