@@ -3,7 +3,7 @@
     python -m bot render SCENARIO [--after] [--region=X0,Y0,X1,Y1] [--center=X,Y --radius=R] --out FILE
     python -m bot render SCENARIO [--after] --health --out FILE
     python -m bot render --pieces RULESET --out FILE
-    python -m bot demo [--ruleset NAME] [--players N] [--updates N] [--seed N] [--out DIR]
+    python -m bot demo [--ruleset NAME] [--players N] [--updates N] [--seed N] [--events-from N] [--out DIR]
     python -m bot run [--config PATH]
 
 ``render`` draws a scenario's board (``--after``: the position after resolving the scenario's
@@ -196,7 +196,7 @@ def _demo(args: argparse.Namespace) -> int:
     from bot.demo import DemoError, DemoOptions, main as play
 
     options = DemoOptions(ruleset=args.ruleset, players=args.players, updates=args.updates, seed=args.seed,
-                          out=Path(args.out))
+                          out=Path(args.out), events_from=args.events_from)
     try:
         return play(options)
     except DemoError as exc:
@@ -215,6 +215,9 @@ def _add_demo(commands) -> None:
     demo.add_argument("--players", type=_positive, default=12, metavar="N", help="simulated players (default: 12)")
     demo.add_argument("--updates", type=_positive, default=20, metavar="N", help="updates to play (default: 20)")
     demo.add_argument("--seed", type=int, default=1, metavar="N", help="the game's seed (default: 1)")
+    demo.add_argument("--events-from", type=_positive, default=None, metavar="N",
+                      help="the update of the first event (default: the ruleset's, or earlier if the session "
+                           "would end before it)")
     demo.add_argument("--out", default="demo", metavar="DIR", help="where the database and posts go (default: ./demo)")
     demo.set_defaults(run=_demo)
 

@@ -77,11 +77,28 @@ class DemoOptions:
     seed: int = 1
     out: Path = Path("demo")
     interval: int = INTERVAL_SECONDS
+    events_from: int | None = None      # the first event's update; None: see first_event()
 
     @property
     def game_name(self) -> str:
         """Names the session: a database holding another session is not continued by mistake."""
-        return f"Skirmish demo ({self.ruleset}, {self.players} players, {self.updates} updates, seed {self.seed})"
+        chosen = f", events from {self.events_from}" if self.events_from is not None else ""
+        return (f"Skirmish demo ({self.ruleset}, {self.players} players, {self.updates} updates, "
+                f"seed {self.seed}{chosen})")
+
+    def first_event(self, ruleset: Ruleset) -> int | None:
+        """The update of the session's first event draw: ``events_from`` when given; else the
+        ruleset's own when an event falls within the session; else, so that a short session still
+        shows one (sandbox's first is at update 25), a quarter of the way in (at least update 2).
+        None for a ruleset without events."""
+        if self.events_from is not None:
+            return self.events_from
+        own = ruleset.events.events_from
+        if own is None or not ruleset.events.pool:
+            return None
+        if any(scheduled(ruleset, u, self.updates) for u in range(1, self.updates + 1)):
+            return own
+        return max(2, self.updates // 4)
 
 
 # ============================================================================ the players' policy
@@ -485,6 +502,8 @@ class Summary:
     seconds: float = 0.0
     late: int = 0
     interval: int = INTERVAL_SECONDS
+    first_event: int | None = None
+    own_first_event: int | None = None
 
     @property
     def refusals(self) -> int:
@@ -493,6 +512,14 @@ class Summary:
     def missing(self) -> list[str]:
         """The counts the session should have produced and did not."""
         return [name for name in self.expected if getattr(self, name) == 0]
+
+    def _events_text(self) -> str:
+        if self.first_event is None:
+            return f"{self.events} (the ruleset has none)"
+        if self.first_event == self.own_first_event:
+            return f"{self.events} (the first drawn at update {self.first_event})"
+        return (f"{self.events} (the first drawn at update {self.first_event}; the ruleset's own is "
+                f"{self.own_first_event}, moved so this session shows one: --events-from N)")
 
     def text(self, options: DemoOptions) -> str:
         rows = [
@@ -504,7 +531,7 @@ class Summary:
             ("fallbacks fired", str(self.fallbacks)),
             ("collisions", str(self.collisions)),
             ("implosions", f"{self.implosions} (annihilations: {self.annihilations})"),
-            ("events", str(self.events)),
+            ("events", self._events_text()),
             ("kings placed", str(self.joins)),
             ("posts", f"{self.posts} files in {Path(options.out) / POSTS}"),
         ]
@@ -729,6 +756,8 @@ class _Session:
         from bot.service import Schedule
 
         service, options = self.service, self.options
+        first_event = options.first_event(self.ruleset)
+        moved = {} if first_event == self.ruleset.events.events_from else {"events_from": first_event}
         games = await service.games_in(channel_id=CHANNEL_ID, include_ended=True)
         if games:
             game = max(games, key=lambda g: g.id)
@@ -741,10 +770,11 @@ class _Session:
             game = await service.create_game(guild_id=GUILD_ID, channel_id=CHANNEL_ID, actor=MODERATOR_ID,
                                              ruleset=options.ruleset, name=options.game_name, seed=options.seed,
                                              settings={"length": options.updates, "remind_before": 0,
-                                                       "lock_before": 0},
+                                                       "lock_before": 0, **moved},
                                              schedule=Schedule("manual"))
         if game.status == "setup":
             game = await service.start_game(game.id, actor=MODERATOR_ID)
+        self.ruleset = service.ruleset(game)        # as the game plays it (its own first event)
         return game
 
     async def start_clock(self, game):
@@ -835,7 +865,9 @@ class _Session:
     # ------------------------------------------------------------------ the summary
     async def summarise(self, game) -> Summary:
         summary = Summary(length=self.options.updates, expected=expected_counts(self.ruleset, self.options),
-                          late=self.late, interval=self.interval)
+                          late=self.late, interval=self.interval, first_event=self.ruleset.events.events_from
+                          if self.ruleset.events.pool else None,
+                          own_first_event=_ruleset(self.options.ruleset).events.events_from)
         summary.updates = game.snapshot_update or 0
         for update in range(1, summary.updates + 1):
             count_entries(summary, await self.entries(game.id, update))

@@ -115,3 +115,21 @@ def test_a_directory_holding_another_session_is_refused(two_runs):
                             cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2
     assert "holds another session" in result.stderr
+
+
+def test_a_sandbox_demo_plays_energy_and_moves_its_first_event_into_the_session(tmp_path):
+    """``python -m bot demo --ruleset sandbox`` (issue 11): the same pipeline on the second ruleset.
+    Sandbox's first event is at update 25 (RULES 5.1); an 8-update session moves it to update 2 and
+    says so. No order is secret: sandbox takes orders only in the game channel."""
+    out = tmp_path / "sandbox"
+    result = run_demo(out, "--ruleset", "sandbox")
+    assert result.returncode == 0, result.stdout + result.stderr
+    found = counts(result.stdout)
+    for label in ("orders", "refusals", "captures", "events", "kings placed", "posts"):
+        assert found.get(label, 0) > 0, f"{label} is zero or missing:\n{result.stdout}"
+    assert "0 secret, by direct message" in result.stdout
+    assert "the first drawn at update 2; the ruleset's own is 25" in result.stdout
+    assert "FAILED" not in result.stdout
+    health = (out / "posts" / f"{UPDATES:04d}" / "health.txt").read_text(encoding="utf-8")
+    assert "--- Energy: " in health and "Health" not in health
+    assert "Event " in (out / "posts" / "0002" / "events.md").read_text(encoding="utf-8")
