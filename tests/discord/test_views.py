@@ -88,6 +88,13 @@ async def test_pieces_sheet(world):
     assert (await attachment_bytes(result)).startswith(PNG)
 
 
+async def test_pieces_sheet_of_a_sandbox_game_is_its_own(world):
+    await world.game(ruleset="sandbox")
+    result = await world.alice.slash(world.channel, "pieces")
+    assert result.response.content.startswith("The pieces of Sandbox Chess")
+    assert (await attachment_bytes(result)).startswith(PNG)
+
+
 async def test_rules_summarise_the_ruleset_with_its_decisions(world):
     await world.game()
     result = await world.alice.slash(world.channel, "rules")
