@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["BetzaError", "Ray", "Movement", "parse_betza", "LEAPS"]
+__all__ = ["BetzaError", "Ray", "Movement", "parse_betza", "describe_betza", "LEAPS"]
 
 #: The basic leap of each leaper letter, as (long, short) offsets.
 LEAPS: dict[str, tuple[int, int]] = {
@@ -261,3 +261,77 @@ def _add_atom(rays, text, parts, modifiers, limit, atom_pos) -> None:
                 rays[key] = Ray(v, ray_range, old.move or move, old.capture or capture, initial, lame)
             else:
                 rays[key] = Ray(v, ray_range, move, capture, initial, lame)
+
+
+# ----------------------------------------------------------------------------- plain words
+_ATOM_WORDS = {
+    "K": "as a king", "R": "as a rook", "B": "as a bishop", "Q": "as a queen", "N": "as a knight",
+    "W": "one square orthogonally", "F": "one square diagonally",
+    "D": "by a 2-square orthogonal leap", "A": "by a 2-square diagonal leap",
+    "H": "by a 3-square orthogonal leap", "G": "by a 3-square diagonal leap",
+    "C": "as a camel (a 3-and-1 leap)", "Z": "as a zebra (a 3-and-2 leap)",
+}
+_DIRECTION_WORDS = {"f": "forward", "b": "backward", "l": "to the left", "r": "to the right",
+                    "v": "forward or backward", "s": "sideways", "fl": "forward-left", "fr": "forward-right",
+                    "bl": "backward-left", "br": "backward-right", "ff": "steeply forward", "bb": "steeply backward",
+                    "ll": "far to the left", "rr": "far to the right"}
+
+
+@lru_cache(maxsize=256)
+def describe_betza(text: str) -> str:
+    """A Betza string in plain words, for refusals: ``mKcNcD`` -> "moves as a king; captures as a
+    knight or by a 2-square orthogonal leap"; ``fmWfcF`` -> "moves one square forward; captures one
+    square diagonally forward". The string must be valid (:func:`parse_betza` accepts it)."""
+    groups: dict[str, list[str]] = {}
+    i, n = 0, len(text)
+    while i < n:
+        if text[i].isspace():
+            i += 1
+            continue
+        mods = ""
+        while i < n and text[i].islower():
+            mods += text[i]
+            i += 1
+        if i >= n:
+            break
+        letter = text[i]
+        i += 1
+        riding = i < n and text[i] == letter and letter in LEAPS
+        if riding:
+            i += 1
+        start = i
+        while i < n and text[i].isdigit():
+            i += 1
+        limit = text[start:i]
+        if riding:
+            phrase = f"riding the {letter} leap"
+        else:
+            phrase = _ATOM_WORDS.get(letter, letter)
+        directions = "".join(m for m in mods if m in _DIRECTION_LETTERS)
+        if directions:
+            tokens = _direction_tokens(text, directions, 0)
+            where = " or ".join(_DIRECTION_WORDS.get(t, t) for t in tokens)
+            if letter == "W" and not riding:
+                phrase = f"one square {where}"
+            elif letter == "F" and not riding:
+                phrase = f"one square diagonally {where}"
+            elif letter in ("D", "H") and not riding:
+                phrase = f"{'2' if letter == 'D' else '3'} squares {where}"
+            else:
+                phrase = f"{phrase} {where}"
+        if limit:
+            phrase += f" up to {limit} square{'s' if limit != '1' else ''}"
+        if "n" in mods:
+            phrase += " (not over a piece)"
+        if "i" in mods:
+            phrase += " on its first move"
+        mode = "moves" if "m" in mods and "c" not in mods else "captures" if "c" in mods and "m" not in mods \
+            else "moves and captures"
+        groups.setdefault(mode, []).append(phrase)
+    if not groups:
+        return "never moves"
+    return "; ".join(f"{mode} {_either(phrases)}" for mode, phrases in groups.items())
+
+
+def _either(phrases: list[str]) -> str:
+    return phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} or {phrases[-1]}"

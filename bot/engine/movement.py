@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from math import inf
 from typing import Callable, Iterator, Mapping
 
-from .betza import Ray
+from .betza import Ray, describe_betza
 from .board import Board
 from .model import Piece, Square
 from .ruleset import PieceKind, Ruleset
@@ -310,11 +310,13 @@ def reach(position: Position, piece: Piece, target: Square) -> Reach:
         if capture and not kind.captures:
             return Reach(False, True, reason=f"the {name} never captures (RULES 3.2)")
         if capture:
-            return Reach(False, True, reason=f"the {name} cannot capture that way ({kind.betza})")
-        return Reach(False, False, reason=f"the {name} can only capture that way, and the square is empty ({kind.betza})")
+            return Reach(False, True, reason=f"the {name} cannot capture that way ({kind.betza}): "
+                                             f"it {describe_betza(kind.betza)}")
+        return Reach(False, False, reason=f"the {name} can only capture that way, and the square is empty "
+                                          f"({kind.betza}): it {describe_betza(kind.betza)}")
     article = "an" if name[:1] in "aeio" else "a"
     return Reach(False, capture, reason=f"{article} {name} cannot move from ({x},{y}) to ({target[0]},{target[1]}) "
-                                        f"({kind.betza})")
+                                        f"({kind.betza}): it {describe_betza(kind.betza)}")
 
 
 def _multiple(dx: int, dy: int, sx: int, sy: int) -> int | None:

@@ -203,6 +203,7 @@ class Ruleset:
     events: EventRules
     teams: TeamRules
     pieces: Mapping[str, PieceKind]
+    section: str = ""    # the RULES.md section of the preset, cited by refusals ("RULES 5.1")
 
     def __hash__(self) -> int:
         return hash((self.name, self.source))
@@ -273,7 +274,7 @@ def ruleset_from_dict(data: Mapping[str, Any], source: str) -> Ruleset:
     reader = _Reader(source)
     top = dict(data)
     known = {"name", "title", "board", "orders", "resolution", "economy", "generation", "promotion",
-             "events", "teams", "pieces"}
+             "events", "teams", "pieces", "section"}
     reader.reject_unknown(top, known, "")
     name = reader.string(top, "name", "")
     title = reader.string(top, "title", "", default=name)
@@ -294,6 +295,7 @@ def ruleset_from_dict(data: Mapping[str, Any], source: str) -> Ruleset:
         events=reader.section(EventRules, reader.table(top, "events", ""), "events"),
         teams=reader.section(TeamRules, reader.table(top, "teams", ""), "teams"),
         pieces=pieces,
+        section=reader.string(top, "section", "", default=""),
     )
     _check_consistency(reader, ruleset)
     return ruleset

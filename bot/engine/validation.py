@@ -154,6 +154,7 @@ class Validator:
         self.pawn = ruleset.promotion.pawn
         self.royal = ruleset.royal_letter
         self.currency = ruleset.economy.currency
+        self.section = ruleset.section or "RULES 4"  # the preset's section of RULES.md, cited by refusals
 
     # ================================================================= submissions
     def check_submission(self, player: str, text: str) -> list[CheckedLine]:
@@ -320,9 +321,13 @@ class Validator:
         """None when ``piece`` (played as ``letter``) may move to ``target``; else why not."""
         letter = letter or piece.kind
         if not self.position.in_bounds(target):
-            return f"{format_square(target)} is outside the board{self.bounds_text()} (RULES 5.1)"
+            return f"{format_square(target)} is outside the board{self.bounds_text()} ({self.section})"
         mover = self.mover(piece, letter)
         special = self.special_move(mover, target)
+        if special is not None and mover is not piece and special[0] == "possess" and special[1] is None:
+            return (f"a spirit leaving its host lands on an empty square: it cannot possess the "
+                    f"{self.name(self.board.at(target)[0])} on {format_square(target)} in the same move "
+                    f"(RULES 8, P44)")
         if special is not None:
             return special[1]
         answer = reach(self.position, mover, target)
@@ -439,7 +444,7 @@ class Validator:
         if promote == ENERGY:
             tier = self.promotion_tier(pawn, target)
             if not rules.energy:
-                return f"{self.ruleset.name} has no energy promotion"
+                return f"{self.ruleset.name} has no energy promotion ({self.section})"
             if tier is None:
                 return self.promotion_ranks_text()
             return None
@@ -450,12 +455,12 @@ class Validator:
         if promote in tier.exclude or kind.has("obstacle") or kind.has("void"):
             allowed_elsewhere = [t.rank for t in rules.tiers if promote not in t.exclude and t is not tier]
             extra = f"; at rank {allowed_elsewhere[0]} it can" if allowed_elsewhere and not kind.royal else ""
-            return f"a pawn reaching rank {tier.rank} cannot promote to {a_(kind.name.lower())}{extra}"
+            return f"a pawn reaching rank {tier.rank} cannot promote to {a_(kind.name.lower())}{extra} ({self.section})"
         price = self.promotion_price(tier, kind)
         balance = self.state.players[pawn.owner].balance if self.state is not None else None
         if balance is not None and price > balance:
             return (f"promoting to {a_(kind.name.lower())} costs {self.amount(price)}; you have "
-                    f"{self.amount(balance)} (RULES 4)")
+                    f"{self.amount(balance)} ({self.section})")
         return None
 
     def promotion_tier(self, pawn: Piece, target: Square):
@@ -471,9 +476,9 @@ class Validator:
         if not tiers:
             return f"pawns do not promote in {self.ruleset.name}"
         if len(tiers) == 1 and tiers[0].or_above:
-            return f"pawns promote only on a move ending on rank {tiers[0].rank} or above (RULES 4)"
+            return f"pawns promote only on a move ending on rank {tiers[0].rank} or above ({self.section})"
         ranks = " or ".join(str(t.rank) for t in tiers)
-        return f"pawns promote only on the move that reaches rank {ranks} (RULES 5.1)"
+        return f"pawns promote only on the move that reaches rank {ranks} ({self.section})"
 
     @staticmethod
     def promotion_price(tier, kind: PieceKind) -> Fraction:
@@ -519,18 +524,18 @@ class Validator:
             return CheckedAction(action, "obstacle", player)
         if not self.ruleset.orders.generation or not self.ruleset.generation.allowed:
             raise IllegalOrderError(f"{self.ruleset.name} has no generation of pieces", rule="RULES 2")
-        self.check_free_square(square, "pieces are generated only on empty squares (RULES 4)")
+        self.check_free_square(square, f"pieces are generated only on empty squares ({self.section})")
         low = self.ruleset.generation.min_rank.get(action.letter)
         high = self.ruleset.generation.max_rank.get(action.letter)
         y = square[1]
         if (low is not None and y < low) or (high is not None and y > high):
             raise IllegalOrderError(f"{kind.name.lower()}s may only be generated {self.rank_text(low, high)}, "
-                                    f"not on rank {y} (RULES 4)", rule="RULES 4")
+                                    f"not on rank {y} ({self.section})", rule=self.section)
         cost = generation_cost(self.ruleset, self.state, kind)
         balance = self.state.players[player].balance
         if cost > balance:
             raise IllegalOrderError(f"{a_(kind.name.lower())} costs {self.amount(cost)}; you have {self.amount(balance)} "
-                                    f"(RULES 4)", rule="RULES 4")
+                                    f"({self.section})", rule=self.section)
         return CheckedAction(action, "generate", player, cost=cost)
 
     @staticmethod
@@ -548,12 +553,12 @@ class Validator:
 
     def check_free_square(self, square: Square, rule: str) -> None:
         if not self.position.in_bounds(square):
-            raise IllegalOrderError(f"{format_square(square)} is outside the board{self.bounds_text()}",
-                                    rule="RULES 5.1")
+            raise IllegalOrderError(f"{format_square(square)} is outside the board{self.bounds_text()} "
+                                    f"({self.section})", rule=self.section)
         if self.board.occupied(square):
             what = self.name(self.board.at(square)[0])
             raise IllegalOrderError(f"{format_square(square)} holds {a_(what)} in the position you saw: {rule}",
-                                    rule="RULES 4")
+                                    rule=self.section)
 
     def bounds_text(self) -> str:
         if self.board.bounds is None:
