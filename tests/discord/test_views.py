@@ -106,8 +106,13 @@ async def test_rules_summarise_the_ruleset_with_its_decisions(world):
         assert needle in text, needle
     await world.game(world.lobby, ruleset="sandbox")
     sandbox = await world.alice.slash(world.lobby, "rules")
-    assert "no secret orders" in sandbox.response.content
-    assert "energy" in sandbox.response.content.lower()
+    text = sandbox.response.content
+    assert len(text) <= 2000 and "no secret orders" in text        # RULES 5.1
+    for needle in ("start with 5, +1 for each update your order was executed", "2/3 x the value taken",
+                   "3 + 10% of (piece values + energy), rounded up, to nobody", "sold cheapest first",
+                   "re-join 5 updates later", "reaching rank 9, not into a king or pawn (dragon 3 energy)",
+                   "x from -99 to 99, y from 1 to 99", "the first at update 25", "one at a time"):
+        assert needle in text, needle
 
 
 async def test_rules_of_a_multi_move_ruleset(world):
