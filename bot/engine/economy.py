@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .resolution import Update
 
 __all__ = ["Ledger", "Capture", "piece_value", "score", "capture_rewards", "king_penalties", "pay_costs",
-           "regenerate", "settle_debts", "ceil_half"]
+           "regenerate", "settle_debts", "ceil_half", "may_return", "rejoin_refusal", "join"]
 
 
 def ceil_half(value: Fraction) -> Fraction:
@@ -173,7 +173,42 @@ def settle_debts(update: "Update", rng: random.Random) -> None:
             for king in update.board.owned_by(name):
                 update.remove(king.id)
             player.status = "eliminated"
-            if economy.rejoin_after_removal is not None:
-                player.rejoin_after = update.number + economy.rejoin_after_removal
             player.king_lost_at = None
-            update.report.add("elimination", [name])
+            player.king_lost_square = None
+            if economy.rejoin_after_removal is not None:
+                # P33: removed in update N, the player sits out N+1 .. N+4 and may place a king
+                # again from update N+5; the record keeps the last update sat out (SCENARIOS.md:
+                # "the update after which a removed player may re-join").
+                player.rejoin_after = update.number + economy.rejoin_after_removal - 1
+                update.report.add("elimination", [name], rejoin=player.rejoin_after + 1)
+            else:
+                update.report.add("elimination", [name])
+
+
+# ============================================================================= joining (RULES 4, 5.1)
+def may_return(ruleset, player: Player | None) -> bool:
+    """A player removed by their debts in a ruleset that lets them re-join (sandbox, RULES 5.1)."""
+    return (player is not None and player.status == "eliminated" and player.rejoin_after is not None
+            and ruleset.economy.rejoin_after_removal is not None)
+
+
+def rejoin_refusal(ruleset, player: Player, number: int) -> str | None:
+    """Why a removed player may not place a king in update ``number`` (None: they may, P33)."""
+    if number > player.rejoin_after:
+        return None
+    return (f"you were removed (your {ruleset.economy.currency} stayed below 0 with nothing left to sell, "
+            f"RULES 5.1) and may re-join {ruleset.economy.rejoin_after_removal} updates later: place your king "
+            f"again from update {player.rejoin_after + 1} on (P33)")
+
+
+def join(update: "Update", name: str) -> None:
+    """A king placement by a player who had not joined (or was removed, P33): they enter with the
+    ruleset's starting balance (RULES 4, RULES 5.1: 5 energy at joining)."""
+    player = update.players[name]
+    returning = player.status == "eliminated"
+    player.status = "active"
+    player.rejoin_after = None
+    start = update.ruleset.economy.start
+    verb = "re-joined" if returning else "joined"
+    update.ledger.credit(name, start - player.balance,
+                         f"{verb}: the starting balance is {format_amount(start)} {update.ledger.currency} (RULES 4, 5.1)")

@@ -204,6 +204,16 @@ def _simple(template: str):
     return sentence
 
 
+def _elimination(entry: Entry, reader: str | None) -> str:
+    player = _who(entry.players[0], reader)
+    if "rejoin" in entry.data:  # sandbox: removed, may come back (RULES 5.1, P33)
+        verb = "are" if player == "You" else "is"
+        return (f"{player} {verb} removed from the game (balance below 0 with nothing left to sell, RULES 5.1), "
+                f"with no automatic respawn; {player.lower() if player == 'You' else player} may re-join from "
+                f"update {entry.data['rejoin']} on (P33).")
+    return f"{player} is eliminated (D30)."
+
+
 def _generic(entry: Entry, reader: str | None) -> str:
     return f"{entry.type}: {', '.join(entry.players)} {entry.data}"
 
@@ -226,7 +236,7 @@ _SENTENCES = {
     "cargo_lost": _simple("{player}'s harpy lost the {cargo} it carried ({why})."),
     "disintegration": _simple("{player}'s {kind} on {at} disintegrated (balance below 0, D17)."),
     "sale": _simple("{player}'s {kind} on {at} was sold (balance below 0)."),
-    "elimination": _simple("{player} is eliminated (D30)."),
+    "elimination": _elimination,
     "king_lost": _simple("{player} lost their king on {at}; it respawns automatically at the end of update {respawn}."),
     "respawn": _simple("{player}'s king respawned on {at}."),
     "placement": _simple("{player} placed a king on {at}."),

@@ -312,6 +312,8 @@ def arrive(update: Update, order: Order, action: CheckedAction) -> Piece | None:
     square = action.target
     if action.kind == "place":
         piece = Piece(update.new_id(), action.action.letter, player, square, placed=update.number)
+        if not (update.p0.board.owns(player) or update.p0.players[player].king_lost_at is not None):
+            economy.join(update, player)  # not a respawn: the player enters (RULES 4, 5.1; P31, P33)
         update.players[player].king_lost_at = None
         update.players[player].king_lost_square = None
         update.report.add("placement", [player], at=square)

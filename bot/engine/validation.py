@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from . import economy
 from .abilities import lifted as lift, position_for, rebased
 from .board import BoardView
 from .model import Piece, Square, format_amount, format_square
@@ -170,6 +171,11 @@ class Validator:
         if record is None:
             raise IllegalOrderError("you are not a player of this game: join it first", text, rule="RULES 4")
         if record.status == "eliminated":
+            if economy.may_return(self.ruleset, record):   # removed by debts, may re-join (RULES 5.1, P33)
+                refusal = economy.rejoin_refusal(self.ruleset, record, self.state.update)
+                if refusal is not None:
+                    raise IllegalOrderError(refusal, text, rule="P33")
+                return   # a newcomer again: no pieces, no lost king, so only a king placement is valid
             raise IllegalOrderError("you were eliminated and may not re-join this session (D30)", text, rule="D30")
         if record.status == "resigned":
             raise IllegalOrderError("you resigned and may not re-join this session (RULES 4)", text, rule="RULES 4")

@@ -793,3 +793,21 @@ def test_enemies_do_not_pass_a_witchs_neighbours(coven) -> None:
 
 def test_a_witch_cannot_capture(coven) -> None:
     refused(NEISG, coven, "Red", "W(0,3)-(0,8)", "the witch never captures")
+
+
+# ============================================================================ re-joining (sandbox)
+def test_a_removed_sandbox_player_is_told_when_they_may_rejoin() -> None:
+    """RULES 5.1, P33: removed at update 10, a player sits out 11 to 14 and may place a king from
+    update 15 on; the check at once (the service's) says the same as the update would."""
+    removed = Player("Gold", "Gold", Fraction(-2), status="eliminated", rejoin_after=14)
+    too_early = build(SANDBOX, [], players=("Red", "Blue", removed), kings=False, update=14)
+    refused(SANDBOX, too_early, "Gold", "K(0,5)", "removed", "from update 15 on (P33)")
+    in_time = build(SANDBOX, [], players=("Red", "Blue", removed), kings=False, update=15)
+    accepted(SANDBOX, in_time, "Gold", "K(0,5)", "+K(0,5)")                # a placement (D20)
+    refused(SANDBOX, in_time, "Gold", "N(0,5)-(1,7)", "no")          # a newcomer's only order is a king
+
+
+def test_an_eliminated_neisg_player_never_rejoins() -> None:
+    gone = Player("Gold", "Gold", Fraction(-2), status="eliminated")
+    state = build(NEISG, [], players=("Red", "Blue", gone), kings=False, update=40)
+    refused(NEISG, state, "Gold", "K(0,5)", "eliminated and may not re-join this session (D30)")
