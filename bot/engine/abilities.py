@@ -28,6 +28,9 @@ __all__ = ["position_for", "rebased", "lifted", "AbilityEffects", "WITCH_TRIALS"
 WITCH_TRIALS = "Witch Trials"
 
 _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+#: after this many squares asked about, a position maps every square next to a witch at once (a
+#: whole update asks about tens of thousands; one order's validation about a few)
+_WITCH_ZONE_AFTER = 256
 
 
 class AbilityEffects:
@@ -54,6 +57,7 @@ class AbilityEffects:
         self._frozen: dict[int, bool] = {}
         self._passable: dict[Square, bool] = {}
         self._witches_near: dict[Square, tuple[Piece, ...]] = {}
+        self._witch_zone: set[Square] | None = None   # every square next to an active witch
 
     def _same_side(self, a: Piece, b: Piece) -> bool:
         return a.owner is not None and b.owner is not None and not self.position.enemies(a.owner, b.owner)
@@ -96,6 +100,14 @@ class AbilityEffects:
         the board."""
         known = self._witches_near.get(square)
         if known is None:
+            zone = self._witch_zone
+            if zone is None and len(self._witches_near) >= _WITCH_ZONE_AFTER:
+                zone = self._witch_zone = {(w.square[0] + dx, w.square[1] + dy)
+                                           for letter in self.witches for w in self.board.of_kind(letter)
+                                           if not w.disabled for dx, dy in _NEIGHBOURS}
+            if zone is not None and square not in zone:
+                known = self._witches_near[square] = ()
+                return known
             x, y = square
             at, witches = self.board.at, self.witches
             found = []
