@@ -196,6 +196,9 @@ def _simple(template: str):
     def sentence(entry: Entry, reader: str | None) -> str:
         data = dict(entry.data)
         data.setdefault("player", entry.players[0] if entry.players else "")
+        mine = data["player"] == reader
+        data["whose"] = "Your" if mine else f"{data['player']}'s"   # at the start of a sentence
+        data["their"] = "your" if mine else "their"
         data["player"] = _who(data["player"], reader)
         for key, value in list(data.items()):
             if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
@@ -211,7 +214,7 @@ def _elimination(entry: Entry, reader: str | None) -> str:
         return (f"{player} {verb} removed from the game (balance below 0 with nothing left to sell, RULES 5.1), "
                 f"with no automatic respawn; {player.lower() if player == 'You' else player} may re-join from "
                 f"update {entry.data['rejoin']} on (P33).")
-    return f"{player} is eliminated (D30)."
+    return f"{player} {'are' if player == 'You' else 'is'} eliminated (D30)."
 
 
 def _generic(entry: Entry, reader: str | None) -> str:
@@ -226,19 +229,19 @@ _SENTENCES = {
     "collision": _collision,
     "annihilation": _annihilation,
     "balance": _balance,
-    "resignation": _simple("{player} resigned; their pieces left the board."),
+    "resignation": _simple("{player} resigned; {their} pieces left the board."),
     "promotion": _simple("{player} promoted the pawn on {at} to {to}."),
-    "burst": _simple("{player}'s energy pawn on {at} burst into +{amount} (D29)."),
-    "possession": _simple("{player}'s spirit possessed the {host} on {at}."),
-    "unpossession": _simple("{player}'s spirit left its host for {at}."),
-    "pickup": _simple("{player}'s harpy picked up the {cargo} on {at}."),
-    "drop": _simple("{player}'s harpy dropped the {cargo} on {at}."),
-    "cargo_lost": _simple("{player}'s harpy lost the {cargo} it carried ({why})."),
-    "disintegration": _simple("{player}'s {kind} on {at} disintegrated (balance below 0, D17)."),
-    "sale": _simple("{player}'s {kind} on {at} was sold (balance below 0)."),
+    "burst": _simple("{whose} energy pawn on {at} burst into +{amount} (D29)."),
+    "possession": _simple("{whose} spirit possessed the {host} on {at}."),
+    "unpossession": _simple("{whose} spirit left its host for {at}."),
+    "pickup": _simple("{whose} harpy picked up the {cargo} on {at}."),
+    "drop": _simple("{whose} harpy dropped the {cargo} on {at}."),
+    "cargo_lost": _simple("{whose} harpy lost the {cargo} it carried ({why})."),
+    "disintegration": _simple("{whose} {kind} on {at} disintegrated (balance below 0, D17)."),
+    "sale": _simple("{whose} {kind} on {at} was sold (balance below 0)."),
     "elimination": _elimination,
-    "king_lost": _simple("{player} lost their king on {at}; it respawns automatically at the end of update {respawn}."),
-    "respawn": _simple("{player}'s king respawned on {at}."),
+    "king_lost": _simple("{player} lost {their} king on {at}; it respawns automatically at the end of update {respawn}."),
+    "respawn": _simple("{whose} king respawned on {at}."),
     "placement": _simple("{player} placed a king on {at}."),
     "implosion": _simple("{at} is an implosion square: whatever stands on it at the end of the next update is annihilated."),
     "event_start": _simple("Event {name} begins: {effect} It lasts until update {until}."),
