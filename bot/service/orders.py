@@ -60,7 +60,7 @@ class OrderCases(ServiceBase):
                 ruleset = self.ruleset(game)
                 if source == "dm" and not ruleset.orders.secret:
                     raise NotAllowed(f"{ruleset.title} takes orders only in the game channel: there are no secret "
-                                     "orders in this ruleset (RULES 5)", hint="send it with /move in the game channel")
+                                     f"orders in this ruleset ({ruleset.section or 'RULES 5'})", hint="send it with /move in the game channel")
                 player = await self._player(q, game, user_id)
                 state = await self._working_state(q, game)
                 checked = check_order(ruleset, state, player.name, text)

@@ -6,7 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import Conflict, InvalidInput, MemoryPublisher, NotAllowed, NotFound, OutboxRelay, Service, WrongTime
+from bot.service import (Conflict, InvalidInput, MemoryPublisher, NotAllowed, NotFound, OrderRefused, OutboxRelay,
+                         Service, WrongTime)
 from bot.store import Store
 
 MOD = 99
@@ -325,3 +326,25 @@ async def test_a_player_who_joined_earlier_places_a_king_later(table):
     assert "Dan placed a king on (20,20)" in result.report.text()
     lines, _ = await service.health_board(game.id)
     assert any(line.endswith("Dan (Purple): 0 --- Health: 11 💖") for line in lines)
+
+
+async def test_a_sandbox_session_pays_energy_only_for_executed_orders(table):
+    """Issue 11 through the service: 5 energy at joining and +1 for the join order (RULES 5.1, P31);
+    then +1 only for a player whose order was executed; a generation pays the piece's value."""
+    service = table.service
+    game = await table.playing_game(ruleset="sandbox", players=SANDBOX_PLAYERS)
+
+    async def health() -> str:
+        posts = [p for p in await table.posts(game.id) if p.kind == "health_text"]
+        return posts[-1].body
+
+    assert "Alice (Red): 0 --- Energy: 6 ⚡" in await health()
+    await service.submit_order(game.id, user_id=1, text="K(0,1)-(0,2)")          # executed: +1
+    await table.refused(service.submit_order(game.id, user_id=2, text="+R(12,1)"), OrderRefused,
+                        "a rook costs 7 energy; you have 6 energy (RULES 5.1)")   # Bob sends nothing then
+    assert (await table.resolve(game.id)).resolved
+    text = await health()
+    assert "Alice (Red): 0 --- Energy: 7 ⚡" in text and "Bob (Blue): 0 --- Energy: 6 ⚡" in text
+    await service.submit_order(game.id, user_id=1, text="+R(-5,1)")              # 7 - 7 + 1
+    assert (await table.resolve(game.id)).resolved
+    assert "Alice (Red): 7 --- Energy: 1 ⚡" in await health()
