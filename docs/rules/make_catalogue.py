@@ -25,7 +25,7 @@ SECTIONS = {
     "1": "Common model", "2": "Orders and notation", "3": "Simultaneous resolution", "3.1": "Validation",
     "3.2": "Attack and check", "3.3": "Capture attempts, dodges and conditionals",
     "3.4": "Arrivals, collisions and implosions", "4": "neisg: the health game", "5": "Other presets",
-    "6": "Events", "7": "Piece table", "8": "Abilities", "9": "Fine points",
+    "5.1": "sandbox (Sandbox Chess)", "5.2": "arena (Chess Arena)", "5.3": "megachess", "5.4": "territory", "6": "Events", "7": "Piece table", "8": "Abilities", "9": "Fine points",
 }
 
 
