@@ -5,8 +5,10 @@ piece table), lets the engine resolve a first update (so check states are its ow
 update may update them incrementally), then times the next update with every player ordering:
 moves, captures where one is legal, generations; then, three updates later, once the check states of
 the hand-made position have settled, an update again. Prints the median time (and the part of it
-the garbage collector took) and the peak memory for each size. The machine is noisy: compare
-medians of several runs.
+the garbage collector took) and the peak memory for each size, both for the engine alone and as the
+service runs it (``resolve_frozen``: the loaded position frozen out of the garbage collector's way).
+Last, the same number of orders on a board ten times larger, to show that the time follows the
+orders, not the board. The machine is noisy: compare medians of several runs.
 Goal (issue "Engine 4/4"): 1,000 players / 50,000 pieces in under 1 second on this machine,
 growing with the number of orders, not with the board.
 """
@@ -31,6 +33,7 @@ from bot.engine.resolution import resolve  # noqa: E402
 from bot.engine.ruleset import load_preset  # noqa: E402
 from bot.engine.state import GameState  # noqa: E402
 from bot.engine.validation import legal_destinations  # noqa: E402
+from bot.service.updates import resolve_frozen  # noqa: E402
 
 KINDS = ["P", "N", "G", "B", "R", "Q", "E", "L", "U", "Sp", "Ab", "C", "H", "Ht", "D", "Z", "Dr", "W", "An"]
 
@@ -67,11 +70,13 @@ def build(players: int, pieces: int, seed: int = 7, layout: str = "dense") -> Ga
     return GameState.build(ruleset, specs, roster, update=1)
 
 
-def orders_for(state: GameState, rng: random.Random) -> dict[str, str]:
+def orders_for(state: GameState, rng: random.Random, players: int | None = None) -> dict[str, str]:
+    """An order for each player (or for the first ``players`` by name): a capture where one is
+    legal, else a move; one in ten a generation far away."""
     ruleset = load_preset("neisg")
     position = position_for(ruleset, state)
     orders = {}
-    for name in sorted(state.players):
+    for name in sorted(state.players)[:players]:
         pieces = [p for p in state.board.owned_by(name) if p.kind != "K"]
         rng.shuffle(pieces)
         if rng.random() < 0.1:
@@ -87,11 +92,11 @@ def orders_for(state: GameState, rng: random.Random) -> dict[str, str]:
     return orders
 
 
-def time_updates(ruleset, state: GameState, rng: random.Random, repeats: int
+def time_updates(ruleset, state: GameState, rng: random.Random, repeats: int, run=resolve, players: int | None = None
                  ) -> tuple[list[float], list[float], dict[str, str], object]:
-    """Resolve ``repeats`` updates from ``state`` (new random orders each time, the state itself
-    unchanged): the time of each, the part of it the garbage collector took, the last orders and
-    report."""
+    """Resolve ``repeats`` updates from ``state`` with ``run`` (new random orders each time, from
+    every player or the first ``players``; the state itself unchanged): the time of each, the part
+    of it the garbage collector took, the last orders and report."""
     times, collecting = [], []
     started = [0.0]
     spent = [0.0]
@@ -104,11 +109,11 @@ def time_updates(ruleset, state: GameState, rng: random.Random, repeats: int
 
     orders, report = {}, None
     for _ in range(repeats):
-        orders = orders_for(state, rng)
+        orders = orders_for(state, rng, players)
         spent[0] = 0.0
         gc.callbacks.append(on_gc)
         t0 = time.perf_counter()
-        new_state, report = resolve(ruleset, state, orders, seed=1)
+        new_state, report = run(ruleset, state, orders, 1)
         times.append(time.perf_counter() - t0)
         gc.callbacks.remove(on_gc)
         collecting.append(spent[0])
@@ -139,6 +144,7 @@ def measure(players: int, pieces: int, repeats: int, layout: str) -> None:
     for _ in range(3):
         settled, _ = resolve(ruleset, settled, orders_for(settled, rng), seed=1)
     steady, steady_collecting, _, _ = time_updates(ruleset, settled, rng, repeats)
+    service, service_collecting, _, _ = time_updates(ruleset, settled, rng, repeats, run=resolve_frozen)
     ms = lambda seconds: f"{seconds * 1000:.0f} ms"  # noqa: E731
     print(f"{layout:>6}: {players:>5} players / {len(state.board):>6} pieces: built in {built:.2f} s, first update "
           f"(full check states) {first:.2f} s")
@@ -148,6 +154,18 @@ def measure(players: int, pieces: int, repeats: int, layout: str) -> None:
     print(f"      steady state (check states settled), {len(orders)} orders: median {ms(statistics.median(steady))}, "
           f"min {ms(min(steady))}, max {ms(max(steady))} (garbage collection: median "
           f"{ms(statistics.median(steady_collecting))})")
+    print(f"      steady state as the service runs it (resolve_frozen): median {ms(statistics.median(service))}, "
+          f"min {ms(min(service))}, max {ms(max(service))} (garbage collection: median "
+          f"{ms(statistics.median(service_collecting))})")
+    return settled
+
+
+def measure_board_growth(state: GameState, orders: int, repeats: int, layout: str) -> None:
+    """``orders`` orders on the large settled board: compare with the small board's time."""
+    ruleset = load_preset("neisg")
+    times, _, sent, _ = time_updates(ruleset, state, random.Random(2), repeats, run=resolve_frozen, players=orders)
+    print(f"{layout:>6}: {len(sent)} orders on the board of {len(state.board)} pieces (as the service runs it): "
+          f"median {statistics.median(times) * 1000:.0f} ms, min {min(times) * 1000:.0f} ms")
 
 
 def main() -> None:
@@ -159,7 +177,8 @@ def main() -> None:
     for layout in LAYOUTS:
         measure(100, 5_000, 1 if args.quick else 5, layout)
         if not args.quick:
-            measure(1_000, 50_000, 5, layout)
+            large = measure(1_000, 50_000, 5, layout)
+            measure_board_growth(large, 100, 5, layout)
 
 
 if __name__ == "__main__":

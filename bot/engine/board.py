@@ -24,6 +24,13 @@ __all__ = ["Board", "BoardView", "Bounds"]
 Bounds = tuple[tuple[int, int], tuple[int, int]]  # ((xmin, ymin), (xmax, ymax)), inclusive
 
 _CHESS_LINES = ((1, 0), (0, 1), (1, 1), (1, -1))
+_PASSING_CHECKS = frozenset({"fresh", "capturable"})   # check states that move on when the piece stays
+
+
+def _transient(piece: Piece) -> bool:
+    """Whether the piece's state moves on by itself at the next update: a fresh or capturable check
+    state, a disabled piece, an energy pawn (it bursts), a harpy with cargo (it must drop it)."""
+    return piece.disabled or piece.energy or piece.carrying is not None or piece.check in _PASSING_CHECKS
 
 
 @lru_cache(maxsize=1024)  # a ruleset has a few dozen steps; every ray walk asks again
@@ -47,7 +54,7 @@ def _line_of(step: tuple[int, int]) -> tuple[tuple[int, int], int, int, int]:
 class Board:
     """Pieces by id, by square and by line. Mutable; :meth:`copy` before changing a shared one."""
 
-    __slots__ = ("bounds", "_pieces", "_at", "_lines", "_owned", "_kinds")
+    __slots__ = ("bounds", "_pieces", "_at", "_lines", "_owned", "_kinds", "_transient")
 
     def __init__(self, pieces: Iterable[Piece] = (), bounds: Bounds | None = None) -> None:
         self.bounds = bounds
@@ -55,6 +62,7 @@ class Board:
         self._at: dict[Square, tuple[Piece, ...]] = {}         # immutable tuples: `at` hands them out
         self._kinds: dict[str, dict[int, None]] = {}            # kind letter -> ids
         self._owned: dict[str | None, dict[int, None]] = {}   # owner -> ids, in insertion order
+        self._transient: dict[int, None] = {}                   # ids of the pieces _transient() holds for
         # direction -> line key -> sorted positions along the line of occupied squares
         self._lines: dict[tuple[int, int], dict[int, list[int]]] = {d: {} for d in _CHESS_LINES}
         for piece in pieces:
@@ -90,6 +98,12 @@ class Board:
         """The pieces of one kind, without scanning the board."""
         ids = self._kinds.get(letter)
         return [self._pieces[i] for i in ids] if ids else []
+
+    def transient(self) -> list[Piece]:
+        """The pieces whose state moves on by itself between updates (fresh or capturable, disabled,
+        energy pawns, harpies with cargo), without scanning the board: the steps that move them on
+        cost in these pieces, not in the board."""
+        return [self._pieces[i] for i in self._transient]
 
     def occupied(self, square: Square) -> bool:
         return square in self._at
@@ -151,6 +165,8 @@ class Board:
         self._pieces[piece.id] = piece
         self._owned.setdefault(piece.owner, {})[piece.id] = None
         self._kinds.setdefault(piece.kind, {})[piece.id] = None
+        if _transient(piece):
+            self._transient[piece.id] = None
         here = self._at.get(piece.square)
         if here is None:
             self._at[piece.square] = (piece,)
@@ -162,6 +178,7 @@ class Board:
         piece = self._pieces.pop(piece_id)
         del self._owned[piece.owner][piece_id]
         del self._kinds[piece.kind][piece_id]
+        self._transient.pop(piece_id, None)
         rest = tuple(p for p in self._at[piece.square] if p.id != piece_id)
         if rest:
             self._at[piece.square] = rest
@@ -175,6 +192,10 @@ class Board:
         old = self._pieces[piece.id]
         if old.square == piece.square and old.owner == piece.owner and old.kind == piece.kind:
             self._pieces[piece.id] = piece
+            if _transient(piece):
+                self._transient[piece.id] = None
+            else:
+                self._transient.pop(piece.id, None)
             here = self._at[piece.square]
             self._at[piece.square] = (piece,) if len(here) == 1 else tuple(
                 piece if p.id == piece.id else p for p in here)
@@ -191,6 +212,7 @@ class Board:
         other._at = dict(self._at)
         other._owned = {o: dict(ids) for o, ids in self._owned.items()}
         other._kinds = {k: dict(ids) for k, ids in self._kinds.items()}
+        other._transient = dict(self._transient)
         other._lines = {d: dict(lines) for d, lines in self._lines.items()}
         return other
 

@@ -127,7 +127,7 @@ def step_events(update: "Update") -> None:
     active = tuple(e for e in active if e not in ending)
     if "Obstacles" not in {e.name for e in active} and "Obstacles" in past:
         thicket = {e.started for e in active if e.name == "Obstacle Thicket"}  # P21: its obstacles wait for its end
-        obstacles = sorted((p for p in update.board if p.owner is None and ruleset.pieces[p.kind].has("obstacle")
+        obstacles = sorted((p for p in update.board.owned_by(None) if ruleset.pieces[p.kind].has("obstacle")
                             and p.placed not in thicket), key=lambda p: p.canonical_key)
         gone = [p for p in obstacles if update.rng.random() < 0.25]
         for piece in gone:
@@ -168,11 +168,11 @@ def _start(update: "Update", event: ActiveEvent, marked) -> tuple:
 def _end(update: "Update", event: ActiveEvent) -> None:
     ruleset = update.ruleset
     if event.name == "Obstacle Thicket":
-        for piece in [p for p in update.board if p.owner is None and ruleset.pieces[p.kind].has("obstacle")
+        for piece in [p for p in update.board.owned_by(None) if ruleset.pieces[p.kind].has("obstacle")
                       and p.placed == event.started]:
             update.remove(piece.id)
     elif event.name == "World Destruction":
-        for piece in [p for p in update.board if p.owner is None and ruleset.pieces[p.kind].has("void")]:
+        for piece in [p for p in update.board.owned_by(None) if ruleset.pieces[p.kind].has("void")]:
             update.remove(piece.id)
     update.report.add("event_end", [], name=event.name)
 

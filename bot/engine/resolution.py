@@ -407,7 +407,8 @@ def step_transformations(update: Update, orders) -> None:
             update.report.add("promotion", [pawn.owner], at=pawn.square,
                               to=update.ruleset.pieces[promote].name.lower())
         update.changed.add(pawn.square)
-    for pawn in sorted((p for p in update.p0.board if p.energy and p.id in board), key=lambda p: p.canonical_key):
+    for pawn in sorted((p for p in update.p0.board.transient() if p.energy and p.id in board),
+                       key=lambda p: p.canonical_key):
         current = board.get(pawn.id)
         update.remove(pawn.id)
         amount = update.ruleset.promotion.energy_burst
@@ -432,7 +433,7 @@ def step_transformations(update: Update, orders) -> None:
             update.remove(host.id)
             board.replace(replace(mover, carrying=host.kind, carrying_since=update.number))
             update.report.add("pickup", [mover.owner], cargo=update.kind_name(host), at=host.square)
-    for harpy in sorted((p for p in board if p.carrying and p.carrying_since is not None
+    for harpy in sorted((p for p in board.transient() if p.carrying and p.carrying_since is not None
                          and p.carrying_since + 2 <= update.number), key=lambda p: p.canonical_key):
         if harpy.carrying_since == update.number:
             continue
@@ -507,7 +508,7 @@ def step_events(update: Update, orders) -> None:
 
 def step_enable(update: Update, orders) -> None:
     """D16 step 9: pieces generated in the previous update may now capture."""
-    for piece in [p for p in update.board if p.disabled and p.placed != update.number]:
+    for piece in [p for p in update.board.transient() if p.disabled and p.placed != update.number]:
         update.board.replace(replace(piece, disabled=False))
         update.changed.add(piece.square)
 
@@ -527,7 +528,8 @@ def step_checks(update: Update, orders) -> None:
             changed, protection = checks.changed_squares(p0, final, update.changed)
             ids, attacked = checks.affected_pieces(p0, final, changed, update.arrivals)
             ids |= protection
-            for piece in [p for p in board if p.check != "none" and p.id not in ids]:
+            # a spent piece that stays spent needs nothing: only the transient ones move on
+            for piece in [p for p in board.transient() if p.check != "none" and p.id not in ids]:
                 state = checks.advance(piece)
                 if state != piece.check:
                     board.replace(piece.with_check(state))

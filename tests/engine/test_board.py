@@ -83,6 +83,27 @@ class BoardMachine(RuleBasedStateMachine):
         assert self.board.get(piece.id).moved
 
     @precondition(lambda self: len(self.board) > 0)
+    @rule(data=st.data(), change=st.sampled_from([
+        {"check": "fresh"}, {"check": "capturable"}, {"check": "spent"}, {"check": "none"},
+        {"disabled": True}, {"disabled": False}, {"energy": True}, {"carrying": "N", "carrying_since": 3},
+        {"carrying": None, "carrying_since": None}]), destination=st.one_of(st.none(), squares))
+    def change_state(self, data, change, destination):
+        """Check states, disabled, energy and cargo change in place or with a move (step 10, step 9,
+        a promotion, a pick-up)."""
+        ids = sorted(p.id for p in self.board)
+        piece = replace(self.board.get(data.draw(st.sampled_from(ids))), **change)
+        self.board.replace(piece if destination is None else piece.at(destination))
+
+    @invariant()
+    def transient_pieces_agree(self):
+        """The steps that move states on (check states, step 9, bursts, cargo) read this index
+        instead of the board: it must hold exactly the pieces whose state moves on."""
+        for board in (self.board, *self.copies[-2:]):
+            assert sorted(p.id for p in board.transient()) == sorted(
+                p.id for p in board if p.disabled or p.energy or p.carrying is not None
+                or p.check in ("fresh", "capturable"))
+
+    @precondition(lambda self: len(self.board) > 0)
     @rule(data=st.data(), owner=st.sampled_from(["Red", "Blue", None]))
     def change_owner(self, data, owner):
         """A bonus piece collected, an army handed over (RULES 5.3): same id, new owner."""

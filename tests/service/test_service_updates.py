@@ -4,6 +4,7 @@ extend, reminders, rollback, history and replay."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import socket
 import sqlite3
 import subprocess
@@ -15,6 +16,7 @@ import pytest
 
 from bot.service import InvalidInput, NotFound, WrongTime
 from bot.service.base import process_holder
+from bot.service import updates
 from bot.service.updates import CLAIM_LEASE
 
 MOD = 99
@@ -53,6 +55,33 @@ async def test_an_update_resolves_at_its_deadline_and_only_once(table):
     await assert_resolved_once(table, game.id, 2)
     after = await service.get_game(game.id)
     assert after.deadline_at == game.deadline_at + timedelta(hours=1)   # the schedule keeps its rhythm
+
+
+async def test_an_engine_failure_loses_nothing_and_the_retry_resolves(table, monkeypatch):
+    """The engine runs with the loaded position frozen out of the garbage collector; a crash in it
+    hands every object back to the collector, gives the claim back and keeps the order, so the
+    next trigger resolves the update exactly once."""
+    service, clock = table.service, table.clock
+    game = await table.playing_game()
+    await service.submit_order(game.id, user_id=ALICE, text="K(0,0)-(0,1)")
+    clock.past(game.deadline_at)
+    real = updates.resolve
+
+    def broken(*args):
+        assert gc.get_freeze_count() > 0          # the position is out of the collector's way
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(updates, "resolve", broken)
+    with pytest.raises(RuntimeError, match="engine bug"):
+        await service.resolve_if_due(game.id, 2)
+    assert gc.get_freeze_count() == 0
+    assert (await service.get_game(game.id)).claimed_by is None
+    assert [(o.canonical, o.status) for o in await table.orders(game.id, 2)] == [("K(0,0)-(0,1)", "locked")]
+    monkeypatch.setattr(updates, "resolve", real)
+    result = await service.resolve_if_due(game.id, 2)
+    assert result.resolved and "Alice: K(0,0)-(0,1) was played" in result.report.text()
+    assert gc.get_freeze_count() == 0
+    await assert_resolved_once(table, game.id, 2)
 
 
 async def test_two_concurrent_triggers_on_one_service_resolve_once(table):
