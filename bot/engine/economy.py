@@ -71,7 +71,11 @@ def _shares(amount: Fraction, capturers: tuple[str, ...]) -> Fraction:
 
 
 def capture_rewards(update: "Update", captures: list[Capture]) -> None:
-    """Step 5: ceil(fraction x value) to the capturer(s); captured totals grow by the full value."""
+    """Step 5: ceil(fraction x value) to the capturer(s); captured totals grow by the full value.
+
+    P45: a fraction of a value is rounded up, the full value (Bounty) is paid exactly as it is
+    (a spirit pays 5.5); a reward shared by several capturers is divided and each share rounded
+    up (D14, P13)."""
     economy = update.ruleset.economy
     fraction = update.effects.capture_fraction(economy.capture_reward)
     for capture in captures:
@@ -81,9 +85,12 @@ def capture_rewards(update: "Update", captures: list[Capture]) -> None:
             reward = update.effects.energy_capture_reward(update.ruleset.promotion.energy_capture_reward)
         else:
             reward = fraction * value
+        # the whole reward to one capturer is paid exactly when it is a full value (P45); a fraction
+        # of a value, or a share of one, is rounded up
+        exact = fraction == 1 and not piece.energy and len(capture.capturers) == 1
+        share = reward if exact else _shares(reward, capture.capturers)
         for player in capture.capturers:
             update.players[player].captured += value
-            share = _shares(reward, capture.capturers)
             what = f"captured {update.describe(piece)}"
             if len(capture.capturers) > 1:
                 what += f", shared by {len(capture.capturers)} (D14)"
