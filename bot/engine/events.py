@@ -19,16 +19,16 @@ from math import ceil
 from typing import TYPE_CHECKING, Iterable
 
 from .betza import parse_betza
-from .model import Piece, Square
+from .model import Piece, Square, format_square
 from .ruleset import Ruleset
 from .state import ActiveEvent
 
 if TYPE_CHECKING:  # pragma: no cover
     from .resolution import Update
 
-__all__ = ["EventEffects", "EVENTS", "step_events", "scheduled", "king_of_the_hill_square"]
+__all__ = ["EventEffects", "EVENTS", "describe_event", "step_events", "scheduled", "king_of_the_hill_square"]
 
-#: Every event the engine knows, with the sentence announcing it.
+#: Every event the engine knows, with the sentence announcing it (a template: see describe_event).
 EVENTS: dict[str, str] = {
     "Variety": "a piece that moved in the previous update may not move.",
     "Obstacles": "instead of moving, a player may place a neutral obstacle with +O(x,y) on an empty square.",
@@ -36,13 +36,23 @@ EVENTS: dict[str, str] = {
     "World Destruction": "after each update voids open near the pieces; they cannot be entered, crossed or captured.",
     "Harvest": "regeneration is +2 instead of +1.",
     "Famine": "no regeneration.",
-    "Bounty": "a capture pays the full cost of the piece; an energy pawn pays 8.",
+    "Bounty": "a capture pays the full value of the piece{energy_pawn}.",
     "Sudden Death": "a captured king costs twice the usual share of its owner's worth.",
     "Witch Trials": "every piece is transparent to its own side's pieces.",
     "Clearance": "generation costs are halved, rounded up.",
     "Knights in Shining Armor": "every piece that moves like a knight also leaps (1,3) like a unicorn.",
-    "King of the Hill": "a square is marked; a player with a piece on it at the end of an update gains +1.",
+    "King of the Hill": "a square is marked; a player with a piece on it at the end of an update gains +1 {currency}.",
 }
+
+
+
+def describe_event(ruleset: Ruleset, name: str) -> str:
+    """The sentence announcing an event in this ruleset's words: its currency (health, energy),
+    and the energy pawn only where the ruleset has one."""
+    promotion = ruleset.promotion
+    energy_pawn = f"; an energy pawn pays {promotion.energy_worth}" if promotion.energy else ""
+    return EVENTS.get(name, "").format(currency=ruleset.economy.currency, energy_pawn=energy_pawn)
+
 
 _CAMEL = parse_betza("C").rays
 #: Events that change who attacks what all over the board (transparency, extra leaps). The others
@@ -115,8 +125,7 @@ def step_events(update: "Update") -> None:
         for square in marked:
             for owner in sorted({p.owner for p in update.board.at(square) if p.owner}):
                 if update.players[owner].status == "active":
-                    update.ledger.credit(owner, Fraction(1), f"King of the Hill on {square[0]},{square[1]}".replace(
-                        f"{square[0]},{square[1]}", f"({square[0]},{square[1]})"))
+                    update.ledger.credit(owner, Fraction(1), f"King of the Hill on {format_square(square)}")
     if "World Destruction" in names:
         _sprinkle(update, "V", tries=1, distance=3)
     ending = [e for e in active if number >= e.started + rules.duration]
@@ -147,7 +156,7 @@ def step_events(update: "Update") -> None:
             active = active + (event,)
             past = past + (name,)
             marked = _start(update, event, marked)
-            update.report.add("event_start", [], name=name, effect=EVENTS.get(name, ""),
+            update.report.add("event_start", [], name=name, effect=describe_event(ruleset, name),
                               until=number + rules.duration)
     started_or_ended = {e.name for e in set(active) ^ set(update.p0.events)}
     if started_or_ended & ATTACK_EVENTS:

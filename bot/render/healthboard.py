@@ -24,7 +24,7 @@ from io import BytesIO
 
 from PIL import Image, ImageDraw
 
-from bot.engine.events import EVENTS, EventEffects, scheduled
+from bot.engine.events import EventEffects, describe_event, scheduled
 from bot.engine.model import format_amount, format_square
 from bot.engine.ruleset import Ruleset
 from bot.engine.standings import Standing, standings
@@ -279,19 +279,19 @@ def _line_width(row: Standing, line: str, size: int) -> int:
     return width + (round(size * 0.95) if symbol else 0) + 2
 
 
-def _event_words(state, event: tuple[str, int, int, int]) -> tuple[str, str]:
+def _event_words(ruleset: Ruleset, state, event: tuple[str, int, int, int]) -> tuple[str, str]:
     """An event's status ("4 updates left (ends in update 23)") and its sentence."""
     name, _started, left, ends = event
     status = f"{left} {'update' if left == 1 else 'updates'} left (ends in update {ends})"
-    sentence = EVENTS.get(name, "")
+    sentence = describe_event(ruleset, name)
     marked = ", ".join(format_square(square) for square in state.marked)
     if name == "King of the Hill" and marked:
         sentence = f"{sentence.rstrip('.')}: {marked}."
     return status, sentence[:1].upper() + sentence[1:]
 
 
-def _event_width(state, event, s: float) -> int:
-    status, sentence = _event_words(state, event)
+def _event_width(ruleset: Ruleset, state, event, s: float) -> int:
+    status, sentence = _event_words(ruleset, state, event)
     width = _width(event[0], round(17 * s), True) + _width(f" · {status}", round(17 * s), True)
     return width + (_width(f" · {sentence}", round(15 * s)) if sentence else 0)
 
@@ -321,7 +321,7 @@ def _plan(ruleset, state, table, lines, regens, events, next_draw, scale: float)
     if table:
         per_column = -(-len(table) // columns)        # balanced columns, the last one no longer
     rows_shown = min(len(table), per_column) if table else 1
-    widest_event = max([_event_width(state, event, s) for event in events] + [0])
+    widest_event = max([_event_width(ruleset, state, event, s) for event in events] + [0])
     width = max(pad * 2 + columns * column_w + (columns - 1) * gap, round(720 * s), widest_event + 4 * pad)
     height = header_h + column_head_h + rows_shown * row_h + pad + events_h + footer_h + pad
     return dict(scale=s, text_size=text_size, row_h=row_h, pad=pad, swatch=swatch, symbol_w=symbol_w,
@@ -417,7 +417,7 @@ def _draw(ruleset, state, table, lines, regens, events, next_draw, p, title, sub
     event_layout: list[EventRow] = []
     for event in events:
         name, started, left, ends = event
-        status, sentence = _event_words(state, event)
+        status, sentence = _event_words(ruleset, state, event)
         text = f"{name}: {status}"
         draw.text((pad * 2, y), name, font=_font(round(17 * s), True), fill=TEXT_RGB)
         nx = pad * 2 + _width(name, round(17 * s), True)

@@ -11,7 +11,7 @@ import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.engine.events import EVENTS, scheduled
+from bot.engine.events import describe_event, scheduled
 from bot.engine.model import format_amount
 from bot.engine.report import Report, render
 from bot.engine.standings import health_board_lines
@@ -194,7 +194,7 @@ class ViewCases(ServiceBase):
         ruleset = self.ruleset(game)
         rules = ruleset.events
         update_no = game.update_no
-        active = tuple(ActiveEventView(e.name, EVENTS.get(e.name, ""), e.started, e.started + rules.duration)
+        active = tuple(ActiveEventView(e.name, describe_event(ruleset, e.name), e.started, e.started + rules.duration)
                        for e in sorted(state.events, key=lambda e: (e.started, e.name))
                        if update_no <= e.started + rules.duration)
         has_events = rules.events_from is not None and bool(rules.pool)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from bot.engine.events import EventEffects, scheduled
+from bot.engine.events import EventEffects, describe_event, scheduled
 from bot.engine.ruleset import load_preset
 from bot.engine.state import ActiveEvent
 
@@ -37,3 +37,13 @@ def test_sudden_death_doubles_the_sandbox_share() -> None:
 
 def test_bounty_pays_the_full_value() -> None:
     assert effects("Bounty").capture_fraction(SANDBOX.economy.capture_reward) == 1
+
+
+def test_announcements_speak_the_rulesets_currency() -> None:
+    # the channel reads "energy" in sandbox and "health" in neisg; no energy pawn where there is none
+    neisg = load_preset("neisg")
+    assert describe_event(SANDBOX, "King of the Hill").endswith("gains +1 energy.")
+    assert describe_event(neisg, "King of the Hill").endswith("gains +1 health.")
+    assert describe_event(SANDBOX, "Bounty") == "a capture pays the full value of the piece."
+    assert describe_event(neisg, "Bounty") == "a capture pays the full value of the piece; an energy pawn pays 8."
+    assert all("{" not in describe_event(SANDBOX, name) for name in SANDBOX.events.pool)
