@@ -131,6 +131,7 @@ def measure(players: int, pieces: int, repeats: int, layout: str) -> None:
     state, _ = resolve(ruleset, state, orders_for(state, rng), seed=1)   # full check-state pass
     first = time.perf_counter() - t0
     times, collecting, orders, report = time_updates(ruleset, state, rng, repeats)
+    frozen, frozen_collecting, _, _ = time_updates(ruleset, state, rng, repeats, run=resolve_frozen)
     captures = sum(1 for e in report.of_type("order") if e.data.get("outcome") == "captured")
     tracemalloc.start()   # a separate run: tracing slows Python down several times
     resolve(ruleset, state, orders, seed=1)
@@ -151,6 +152,9 @@ def measure(players: int, pieces: int, repeats: int, layout: str) -> None:
     print(f"      next update, {len(orders)} orders ({captures} captures): median {ms(statistics.median(times))}, "
           f"min {ms(min(times))}, max {ms(max(times))} (of which garbage collection: median "
           f"{ms(statistics.median(collecting))}), peak memory {peak / 2**20:.1f} MiB (traced, resolve only)")
+    print(f"      next update as the service runs it (resolve_frozen): median {ms(statistics.median(frozen))}, "
+          f"min {ms(min(frozen))}, max {ms(max(frozen))} (garbage collection: median "
+          f"{ms(statistics.median(frozen_collecting))})")
     print(f"      steady state (check states settled), {len(orders)} orders: median {ms(statistics.median(steady))}, "
           f"min {ms(min(steady))}, max {ms(max(steady))} (garbage collection: median "
           f"{ms(statistics.median(steady_collecting))})")
