@@ -204,6 +204,8 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _add_demo(commands) -> None:
+    from bot.engine.resolution import playable_presets
+
     demo = commands.add_parser(
         "demo", help="play an offline session with simulated players; posts go to files",
         description="Play a whole session with simulated players, no Discord and no token: the real "
@@ -211,7 +213,8 @@ def _add_demo(commands) -> None:
                     "DIR/skirmish.sqlite3, every post a file under DIR/posts/. Prints a summary of counts "
                     "and exits with status 1 when a count the session should produce is zero. Run again "
                     "on the same DIR, it continues an unfinished session.")
-    demo.add_argument("--ruleset", default="neisg", metavar="NAME", help="the preset to play (default: neisg)")
+    demo.add_argument("--ruleset", default="neisg", choices=playable_presets(),
+                      help="the preset to play (default: neisg)")
     demo.add_argument("--players", type=_positive, default=12, metavar="N", help="simulated players (default: 12)")
     demo.add_argument("--updates", type=_positive, default=20, metavar="N", help="updates to play (default: 20)")
     demo.add_argument("--seed", type=int, default=1, metavar="N", help="the game's seed (default: 1)")

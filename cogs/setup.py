@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.ruleset import preset_names
+from bot.engine.resolution import playable_presets
 
 from . import answer, game_for, service_of
 from .moderation import confirm, moderator_only
@@ -43,7 +43,7 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
                            schedule="when updates resolve: manual, every 2 hours, daily 18:00 (UTC)",
                            length="updates in the session (empty: never-ending)",
                            events_from="the update of the first event (empty: the ruleset's own)")
-    @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in preset_names()])
+    @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in playable_presets()])
     @moderator_only
     async def create(self, interaction: discord.Interaction, ruleset: str = "neisg",
                      name: Optional[app_commands.Range[str, 1, 100]] = None,

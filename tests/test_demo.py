@@ -117,6 +117,13 @@ def test_a_directory_holding_another_session_is_refused(two_runs):
     assert "holds another session" in result.stderr
 
 
+def test_a_ruleset_that_cannot_be_played_yet_is_refused_before_anything_is_written(tmp_path):
+    result = run_demo(tmp_path / "arena", "--ruleset", "arena", timeout=60)
+    assert result.returncode == 2
+    assert "invalid choice: 'arena' (choose from 'neisg', 'sandbox')" in result.stderr
+    assert not (tmp_path / "arena").exists()
+
+
 def test_a_sandbox_demo_plays_energy_and_moves_its_first_event_into_the_session(tmp_path):
     """``python -m bot demo --ruleset sandbox`` (issue 11): the same pipeline on the second ruleset.
     Sandbox's first event is at update 25 (RULES 5.1); an 8-update session moves it to update 2 and

@@ -38,11 +38,32 @@ from .economy import Capture, Ledger
 from .model import Piece, Player, Square, format_square
 from .notation import ENERGY, OrderError
 from .report import PRIVATE, Report
-from .ruleset import Ruleset
+from .ruleset import Ruleset, load_preset, preset_names
 from .state import GameState, LastMove
 from .validation import CheckedAction, CheckedLine, Validator
 
-__all__ = ["resolve", "Update", "rng_for"]
+__all__ = ["resolve", "Update", "rng_for", "missing_rules", "playable_presets"]
+
+#: Ruleset policies whose steps this pipeline does not have yet, in a player's words. A preset that
+#: needs one (arena's M.A.D. collisions, megachess's alternating teams) loads, and its orders are
+#: read and checked, but no game of it can be created until its step is written.
+_NOT_YET = {
+    ("collisions", "mad"): "M.A.D. collisions",
+    ("collisions", "bounce"): "bouncing collisions",
+    ("turns", "teams_alternate"): "teams moving in turn",
+    ("turns", "alternate"): "players moving in turn",
+}
+
+
+def missing_rules(ruleset: Ruleset) -> list[str]:
+    """What of ``ruleset`` the pipeline cannot carry out yet, in words; empty when it can be played."""
+    wanted = (("collisions", ruleset.resolution.collisions), ("turns", ruleset.orders.turns))
+    return [_NOT_YET[policy] for policy in wanted if policy in _NOT_YET]
+
+
+def playable_presets() -> list[str]:
+    """The shipped presets a game can be created with: those :func:`missing_rules` finds whole."""
+    return [name for name in preset_names() if not missing_rules(load_preset(name))]
 
 
 def rng_for(seed: int | str, update: int) -> random.Random:

@@ -7,6 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from bot.engine import serialize
+from bot.engine.resolution import missing_rules, playable_presets
 from bot.engine.ruleset import Ruleset, load_preset, preset_names
 from bot.engine.state import GameState
 from bot.render.palette import resolve_colour
@@ -68,7 +69,13 @@ class GameCases(ServiceBase):
                           settings: dict | None = None, schedule: str | Schedule = "manual") -> Game:
         """A new game in a channel or thread (status ``setup``); one live game per channel."""
         if ruleset not in preset_names():
-            raise InvalidInput(f"unknown ruleset {shown(ruleset)}", hint=f"choose one of {', '.join(preset_names())}")
+            raise InvalidInput(f"unknown ruleset {shown(ruleset)}", hint=f"choose one of {', '.join(playable_presets())}")
+        missing = missing_rules(load_preset(ruleset))
+        if missing:  # a half-built preset would resolve by the wrong rules
+            rules = load_preset(ruleset)
+            raise InvalidInput(f"{rules.title} ({ruleset}) cannot be played yet: Skirmish does not carry out its "
+                               f"{' and '.join(missing)} ({rules.section}) so far",
+                               hint=f"choose one of {', '.join(playable_presets())}")
         game_settings = GameSettings().changed(settings or {})
         self._check_events_from(load_preset(ruleset), settings or {})
         game_schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)

@@ -6,6 +6,10 @@ from __future__ import annotations
 import pytest
 import simcord
 
+from bot.engine.ruleset import load_preset
+from bot.service import games
+from cogs.play import rules_text
+
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
@@ -115,9 +119,9 @@ async def test_rules_summarise_the_ruleset_with_its_decisions(world):
         assert needle in text, needle
 
 
-async def test_rules_of_a_multi_move_ruleset(world):
-    await world.game(ruleset="arena")
-    text = (await world.alice.slash(world.channel, "rules")).response.content
+def test_rules_of_a_multi_move_ruleset():
+    # arena cannot be played yet (its M.A.D. collisions), but its /rules text is ready for it
+    text = rules_text(load_preset("arena"))
     assert "D7" in text and "`;`" in text
     assert "first to 100 wins" in text
     assert "Fallbacks" not in text
@@ -154,7 +158,9 @@ async def test_event_shows_the_next_draw_and_the_events_in_force(world):
     assert "11 events not drawn yet" in now
 
 
-async def test_event_in_a_ruleset_without_events(world):
+async def test_event_in_a_ruleset_without_events(world, monkeypatch):
+    # no playable preset lacks events yet: arena's game is let through for this view
+    monkeypatch.setattr(games, "missing_rules", lambda ruleset: [])
     await world.game(ruleset="arena")
     result = await world.alice.slash(world.channel, "event")
     assert "has no events" in result.response.content
