@@ -45,7 +45,6 @@ EVENTS: dict[str, str] = {
 }
 
 
-
 def describe_event(ruleset: Ruleset, name: str) -> str:
     """The sentence announcing an event in this ruleset's words: its currency (health, energy),
     and the energy pawn only where the ruleset has one."""

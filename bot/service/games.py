@@ -70,14 +70,14 @@ class GameCases(ServiceBase):
         """A new game in a channel or thread (status ``setup``); one live game per channel."""
         if ruleset not in preset_names():
             raise InvalidInput(f"unknown ruleset {shown(ruleset)}", hint=f"choose one of {', '.join(playable_presets())}")
-        missing = missing_rules(load_preset(ruleset))
+        rules = load_preset(ruleset)
+        missing = missing_rules(rules)
         if missing:  # a half-built preset would resolve by the wrong rules
-            rules = load_preset(ruleset)
             raise InvalidInput(f"{rules.title} ({ruleset}) cannot be played yet: Skirmish does not carry out its "
                                f"{' and '.join(missing)} ({rules.section}) so far",
                                hint=f"choose one of {', '.join(playable_presets())}")
         game_settings = GameSettings().changed(settings or {})
-        self._check_events_from(load_preset(ruleset), settings or {})
+        self._check_events_from(rules, settings or {})
         game_schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)
         if name is None:
             name = f"{ruleset} game"
