@@ -27,7 +27,7 @@ _CHESS_LINES = ((1, 0), (0, 1), (1, 1), (1, -1))
 _PASSING_CHECKS = frozenset({"fresh", "capturable"})   # check states that move on when the piece stays
 
 
-def _transient(piece: Piece) -> bool:
+def _is_transient(piece: Piece) -> bool:
     """Whether the piece's state moves on by itself at the next update: a fresh or capturable check
     state, a disabled piece, an energy pawn (it bursts), a harpy with cargo (it must drop it)."""
     return piece.disabled or piece.energy or piece.carrying is not None or piece.check in _PASSING_CHECKS
@@ -62,7 +62,7 @@ class Board:
         self._at: dict[Square, tuple[Piece, ...]] = {}         # immutable tuples: `at` hands them out
         self._kinds: dict[str, dict[int, None]] = {}            # kind letter -> ids
         self._owned: dict[str | None, dict[int, None]] = {}   # owner -> ids, in insertion order
-        self._transient: dict[int, None] = {}                   # ids of the pieces _transient() holds for
+        self._transient: dict[int, None] = {}                   # ids of the pieces _is_transient() holds for
         # direction -> line key -> sorted positions along the line of occupied squares
         self._lines: dict[tuple[int, int], dict[int, list[int]]] = {d: {} for d in _CHESS_LINES}
         for piece in pieces:
@@ -165,7 +165,7 @@ class Board:
         self._pieces[piece.id] = piece
         self._owned.setdefault(piece.owner, {})[piece.id] = None
         self._kinds.setdefault(piece.kind, {})[piece.id] = None
-        if _transient(piece):
+        if _is_transient(piece):
             self._transient[piece.id] = None
         here = self._at.get(piece.square)
         if here is None:
@@ -192,7 +192,7 @@ class Board:
         old = self._pieces[piece.id]
         if old.square == piece.square and old.owner == piece.owner and old.kind == piece.kind:
             self._pieces[piece.id] = piece
-            if _transient(piece):
+            if _is_transient(piece):
                 self._transient[piece.id] = None
             else:
                 self._transient.pop(piece.id, None)
