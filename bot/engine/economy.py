@@ -18,7 +18,7 @@ from .report import Report
 from .standings import piece_worth
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .resolution import Update
+    from .update import Update
 
 __all__ = ["Ledger", "Capture", "piece_value", "score", "capture_rewards", "king_penalties", "pay_costs",
            "regenerate", "settle_debts", "ceil_half", "may_return", "rejoin_refusal", "join"]
@@ -98,8 +98,8 @@ def capture_rewards(update: "Update", captures: list[Capture]) -> None:
 
 
 def king_penalties(update: "Update", kings: list[tuple[Piece, tuple[str, ...]]]) -> None:
-    """Step 5: a lost king costs its owner base + ceil(share x worth), worth from P0 (D19, D32);
-    capturers share it (rounded up); an annihilated king pays nobody (D31)."""
+    """Step 5: a lost king costs its owner base + ceil(share x worth), worth from P0 (D19, D32),
+    a resigner included (D36); capturers share it (rounded up); an annihilated king pays nobody (D31)."""
     economy = update.ruleset.economy
     if economy.king_capture != "penalty":
         return
@@ -113,8 +113,9 @@ def king_penalties(update: "Update", kings: list[tuple[Piece, tuple[str, ...]]])
         penalty = economy.king_penalty_base + ceil(share * worth)
         arithmetic = (f"{format_amount(economy.king_penalty_base)} + ceil({format_amount(share * 100)}% x "
                       f"({format_amount(score(update, owner, update.p0.board))} + {format_amount(p0_player.balance)})) = {format_amount(penalty)}")
-        if update.players[owner].status == "active":  # a resigner's pieces are gone; the capture still pays
-            update.ledger.credit(owner, -penalty, f"king lost: {arithmetic} (D19)")
+        # D36: a resigner whose king is captured in the update of the resignation pays like anyone
+        # else, so the capturer's gain is exactly the victim's loss and no health is created
+        update.ledger.credit(owner, -penalty, f"king lost: {arithmetic} (D19)")
         if capturers and economy.king_penalty_to == "capturer":
             each = _shares(Fraction(penalty), capturers)
             for player in capturers:
