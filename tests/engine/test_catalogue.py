@@ -21,6 +21,7 @@ def test_the_committed_catalogue_is_up_to_date():
 
 def test_every_decision_of_sections_3_and_9_has_a_scenario():
     found = _module().citations()
-    wanted = [f"D{n}" for n in range(8, 33) if n not in (18, 20)]  # D18: sandbox; D20: notation (unit-tested)
+    # D18: sandbox; D20: notation (unit-tested); D37 (blank lines) and D38 (multi-move) are not cited yet
+    wanted = [f"D{n}" for n in range(8, 37) if n not in (18, 20)]
     missing = [d for d in wanted if d not in found]
     assert not missing, f"no scenario cites {missing}"
