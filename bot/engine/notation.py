@@ -21,6 +21,7 @@ offending ``span`` of the text, the ``reason`` in plain words, the ``rule`` that
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Union
 
@@ -170,10 +171,13 @@ def format_submission(submission: Submission) -> str:
 # Look-alike characters players paste from phones and chat clients, mapped one to one so that
 # spans still point at the right place.
 _TRANSLATE = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\uff08": "(", "\uff09": ")",
-                            "\uff0c": ",", "\uff1b": ";", "\u00a0": " "})
+                            "\uff0c": ",", "\uff1b": ";", "\uff0d": "-", "\uff0b": "+", "\u00a0": " ",
+                            **{chr(0xFF10 + d): str(d) for d in range(10)}})   # full-width 0-9 (P51)
 
 _WORD = re.compile(r"[^\s;]*")
-_EXPONENT = re.compile(r"\s*(\^|\*\*|[eE](?=[+\-]?\d))\s*([+\-]?\d+)")
+#: The only digits of a coordinate (P51); everything else Unicode calls numeric is refused by name.
+_DIGITS = frozenset("0123456789")
+_EXPONENT = re.compile(r"\s*(\^|\*\*|[eE](?=[+\-]?[0-9]))\s*([+\-]?[0-9]+)")
 _EXPONENT_STARTS = ("^", "*", "e", "E")
 _CHESS_SQUARE = re.compile(r"^[KQRBNkqrbn]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBNqrbn])?[+#]?$")
 _CASTLING = re.compile(r"^(O-O(-O)?|0-0(-0)?)[+#]?$")
@@ -209,17 +213,25 @@ def parse_line(text: str, ruleset: Ruleset) -> Line:
     return submission.lines[0]
 
 
-def _power_beyond_limit(base: str, operator: str, exponent: int) -> bool:
+def _power_beyond_limit(base: str, operator: str, exponent: str) -> bool:
     """Whether ``base^exponent`` (or ``base e exponent``) is beyond D1's limit, without computing
-    huge powers. A negative exponent gives no whole number and is not "beyond" anything."""
-    if exponent < 0:
+    huge powers (nor reading a huge exponent). A negative exponent gives no whole number and is not
+    "beyond" anything."""
+    if exponent.startswith("-"):
         return False
+    digits = exponent.lstrip("+").lstrip("0")
+    power = int(digits or "0") if len(digits) <= 3 else 1000
     base_value = int(base.lstrip("0") or "0") if len(base.lstrip("0")) <= 12 else COORDINATE_LIMIT + 1
     if operator in ("^", "**"):
         if base_value in (0, 1):
             return False
-        return exponent > 64 or base_value ** exponent > COORDINATE_LIMIT
-    return base_value != 0 and (exponent > 64 or base_value * 10 ** exponent > COORDINATE_LIMIT)
+        return power > 64 or base_value ** power > COORDINATE_LIMIT
+    return base_value != 0 and (power > 64 or base_value * 10 ** power > COORDINATE_LIMIT)
+
+
+def _char_name(char: str) -> str:
+    """The character's Unicode name in lower case, for refusals that point at one."""
+    return unicodedata.name(char, f"U+{ord(char):04X}").lower()
 
 
 class _Parser:
@@ -365,7 +377,7 @@ class _Parser:
         start = self.pos
         if self.peek() != "(":
             found = self.text[self.pos:self.pos + 1]
-            if found.isdigit() or found == "-":
+            if found in _DIGITS or found == "-":
                 raise self.error("coordinates go in parentheses", self.word_at(self.pos),
                                  "write the square as (x,y), for example N(3,4)")
             raise self.error(f"expected a square like (3,4), found {found or 'the end of the order'!r}",
@@ -384,38 +396,53 @@ class _Parser:
         return x, y
 
     def integer(self) -> int:
+        """A whole number: an optional sign, blanks, then the ASCII digits 0-9 (P51). Any other
+        character Unicode counts as a digit or a number (``²``, ``₃``, ``⑤``, ``٣``, ``½``) is
+        refused pointing at it: ``int()`` reads some of them and not others, and a coordinate that
+        looks like one number and means another is worse than a refusal."""
         self.skip()
         start = self.pos
+        negative = False
         if self.pos < self.end and self.text[self.pos] in "+-":
+            negative = self.text[self.pos] == "-"
             self.pos += 1
         self.skip()
         digits_start = self.pos
-        while self.pos < self.end and self.text[self.pos].isdigit():
+        while self.pos < self.end and self.text[self.pos] in _DIGITS:
             self.pos += 1
-        if self.pos == digits_start:
+        digits = self.text[digits_start:self.pos]
+        if self.pos < self.end and self.text[self.pos].isnumeric():
+            self.refuse_numeral(self.pos)
+        if not digits:
             raise self.error("expected a whole number", (start, start + 1), "coordinates are whole numbers: (3,-4)")
         # Exponents and decimals: say what is wrong instead of a generic syntax error.
         tail = self.text[self.pos:self.end]
         m = _EXPONENT.match(tail) if tail.lstrip()[:1] in _EXPONENT_STARTS else None
         if m:
             self.pos += m.end()
-            if _power_beyond_limit(self.text[digits_start:self.pos - m.end()], m.group(1), int(m.group(2))):
+            if _power_beyond_limit(digits, m.group(1), m.group(2)):
                 raise self.error(f"coordinates beyond ±{COORDINATE_LIMIT:,} are refused (D1)", (start, self.pos),
                                  "play near the action: the board is large but not that large", rule="D1",
                                  cls=IllegalOrderError)
             raise self.error("coordinates are whole numbers written out in digits", (start, self.pos),
                              "write the square as (x,y) with plain integers, for example (100,-3)")
-        if tail[:1] == "." and tail[1:2].isdigit():
+        if tail[:1] == "." and tail[1:2].isnumeric():
             end = self.pos + 1
-            while end < self.end and self.text[end].isdigit():
+            while end < self.end and self.text[end].isnumeric():
                 end += 1
             raise self.error("coordinates are whole numbers", (start, end), "write the square as (x,y) with integers")
-        text = self.text[start:self.pos].replace(" ", "")
-        if len(text.lstrip("+-").lstrip("0")) > 12 or abs(int(text)) > COORDINATE_LIMIT:
+        # At most MAX_ORDER_LENGTH digits, far below int()'s limit; still, count before converting.
+        if len(digits.lstrip("0")) > 12 or int(digits) > COORDINATE_LIMIT:
             raise self.error(f"coordinates beyond ±{COORDINATE_LIMIT:,} are refused (D1)", (start, self.pos),
                              "play near the action: the board is large but not that large", rule="D1",
                              cls=IllegalOrderError)
-        return int(text)
+        return -int(digits) if negative else int(digits)
+
+    def refuse_numeral(self, pos: int) -> None:
+        char = self.text[pos]
+        raise self.error(f"{char!r} ({_char_name(char)}) is not a digit: write coordinates with 0-9",
+                         (pos, pos + 1), "write the square as (x,y) with the digits 0-9, for example (3,-4)",
+                         rule="P51")
 
     def promotion(self) -> str:
         start = self.pos

@@ -74,6 +74,10 @@ ACCEPTED_NEISG: list[tuple[str, str]] = [
     ("Q(3,4)\u2013(5,6)", "Q(3,4)-(5,6)"),
     ("Q(3,4)\u2212(5,6)", "Q(3,4)-(5,6)"),
     ("Q\uff083\uff0c4\uff09", "Q(3,4)"),
+    ("Q\uff08\uff13\uff0c\uff0d\uff14\uff09", "Q(3,-4)"),   # full-width digits and minus too (P51)
+    # blanks between the sign and the digits are blanks like any other (issue 19)
+    ("Q(-\t3,4)", "Q(-3,4)"),
+    ("Q(-\r3,+\t4)", "Q(-3,4)"),
     ("Q(3,4)\u00a0", "Q(3,4)"),
     ("+N(\u22121,\u22121)", "+N(-1,-1)"),
     # generation
@@ -258,6 +262,13 @@ REFUSED_NEISG: list[tuple] = [
     ("N(1.5,2)", S, "1.5", "whole numbers"),
     ("N(1,2.0)", S, "2.0", "whole numbers"),
     ("N(-0.5,2)", S, "-0.5", "whole numbers"),
+    # digits are 0-9 only (P51): what else Unicode calls a digit is refused, pointing at it (issue 19)
+    ("K(\u00b2,3)", S, "\u00b2", "'\u00b2' (superscript two) is not a digit: write coordinates with 0-9"),
+    ("N(\u2464,3)", S, "\u2464", "(circled digit five) is not a digit"),
+    ("K(3\u2083,1)", S, "\u2083", "(subscript three) is not a digit"),
+    ("K(1,-\u0663)", S, "\u0663", "(arabic-indic digit three) is not a digit"),
+    ("K(1,2\u00bd)", S, "\u00bd", "(vulgar fraction one half) is not a digit"),
+    ("+N(\U0001d7d3,1)", S, "\U0001d7d3", "is not a digit"),
     # missing parentheses, commas, dash
     ("N 3,4", S, "3,4", "parentheses"),
     ("N3,4", S, "3,4", "parentheses"),
