@@ -14,9 +14,12 @@ on failures, and keeps each game's posts in order: after a failure, that game's 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
+import re
 import tempfile
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -27,9 +30,15 @@ from bot.store import Post
 from .faults import fault_point
 
 __all__ = ["Publisher", "PublishError", "UndeliverableError", "FilePublisher", "MemoryPublisher", "OutboxRelay",
-           "post_path"]
+           "post_path", "safe_file_name"]
 
 log = logging.getLogger(__name__)
+
+#: a file name kept as it is (anything else is slugged and hashed by :func:`safe_file_name`)
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9 ._-]{0,63}")
+_EXTENSION = re.compile(r"[A-Za-z0-9]{1,8}")
+#: names Windows keeps for devices, whatever the extension
+_RESERVED_NAMES = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(10)), *(f"LPT{i}" for i in range(10))}
 
 #: kinds that are a message of their own (one file each, named by the row id)
 _MESSAGES = ("announcement", "notice", "reminder")
@@ -51,18 +60,39 @@ class Publisher(Protocol):
         """Deliver ``post``; return what was made (a message id or a path)."""
 
 
+def safe_file_name(name: str | None, default: str = "attachment") -> str:
+    """``name`` as one harmless file name: kept as it is when it is plain (letters, digits, spaces,
+    dots, dashes and underscores, not starting with a dot, at most 64 characters), else a slug of it
+    with a short stable hash, ``slug+1a2b3c4d.ext`` (``+`` is never in a plain name, so two names
+    never share a file). Whatever a player's name holds (``../../x``, ``/etc``, ``NUL``), the result
+    names a file in the folder it is joined to, never a folder or a path."""
+    if not name:
+        return default
+    text = str(name)
+    if _PLAIN_NAME.fullmatch(text) and text.split(".")[0].upper() not in _RESERVED_NAMES:
+        return text
+    stem, dot, extension = text.rpartition(".")
+    if not dot or not _EXTENSION.fullmatch(extension):
+        stem, extension = text, ""
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", unicodedata.normalize("NFKD", stem)).strip("-")[:40] or "file"
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{slug}+{digest}" + (f".{extension}" if extension else "")
+
+
 def post_path(post: Post) -> str:
-    """Where the file publisher puts a post, relative to ``posts/`` (INTERFACES.md layout)."""
+    """Where the file publisher puts a post, relative to ``posts/`` (INTERFACES.md layout). File
+    names that come from outside (a player's name in a private report's) go through
+    :func:`safe_file_name`, so the path never leaves its folder."""
     if post.kind == "timelapse":
         return "timelapse.gif"
     folder = f"{post.update_no:04d}"
     if post.kind == "private_report":
-        return f"{folder}/private/{post.filename}"
+        return f"{folder}/private/{safe_file_name(post.filename)}"
     if post.kind in _MESSAGES:
         where = f"{folder}/private" if post.recipient is not None else folder
         to = f"-to-{post.recipient}" if post.recipient is not None else ""
         return f"{where}/{post.kind}-{post.id:06d}{to}.md"
-    return f"{folder}/{post.filename}"
+    return f"{folder}/{safe_file_name(post.filename, f'{post.kind}.md')}"
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
@@ -84,14 +114,24 @@ class FilePublisher:
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
 
+    def _inside(self, relative: str) -> Path:
+        """``root / relative``, checked to resolve inside ``root`` (defence in depth behind
+        :func:`post_path`'s safe names: a post that would land elsewhere is never written)."""
+        root = self.root.resolve()
+        target = (root / relative).resolve()
+        if not target.is_relative_to(root) or target == root:
+            raise UndeliverableError(f"refused to write a post outside {self.root}: {relative[:80]!r}")
+        return target
+
     async def publish(self, post: Post) -> str:
         relative = post_path(post)
-        target = self.root / relative
+        target = self._inside(relative)
         try:
             if post.kind in _MESSAGES:
                 await asyncio.to_thread(_write_atomically, target, (post.body + "\n").encode())
                 if post.attachment is not None:
-                    picture = target.with_name(f"{target.stem}-{post.filename or 'attachment'}")
+                    picture = self._inside(str(Path(relative).with_name(
+                        f"{target.stem}-{safe_file_name(post.filename)}")))
                     await asyncio.to_thread(_write_atomically, picture, post.attachment)
             elif post.attachment is not None:
                 await asyncio.to_thread(_write_atomically, target, post.attachment)

@@ -188,3 +188,61 @@ async def test_a_file_publisher_that_cannot_write_is_retried(table, tmp_path):
     table.clock.past(post.next_attempt_at)
     assert await relay.deliver_due() == 1
     assert (blocked / "0000" / f"announcement-{post.id:06d}.md").read_text().startswith(f"**{game.name}** has started")
+
+
+NASTY_NAMES = ["../../x", "../report", "..", ".", "/etc/passwd", "a/b", "C:\\x", "CON", "nul.md", "", "Ada.md\x00.png",
+               ".hidden", "x" * 300, "Ünïcödé ☃", "report", "-", "Ada+1a2b3c4d"]
+
+
+@pytest.mark.parametrize("name", NASTY_NAMES)
+def test_a_private_reports_file_stays_in_its_folder_whatever_the_name(name, tmp_path):
+    from pathlib import Path
+
+    from bot.service.publishing import post_path
+    from bot.store import Post
+
+    post = Post(id=7, game_id=1, update_no=3, kind="private_report", recipient=5, body="", attachment=None,
+                filename=f"{name}.md", created_at=None, attempts=0, last_error=None, next_attempt_at=None,
+                sent_at=None, message_id=None)
+    relative = Path(post_path(post))
+    assert relative.parent == Path("0003/private"), relative
+    assert relative.name not in ("", ".", "..") and len(relative.name) <= 80
+    root = (tmp_path / "posts").resolve()
+    assert (root / relative).resolve().parent == root / "0003" / "private"
+
+
+def test_plain_names_keep_their_file_and_distinct_names_get_distinct_files():
+    from bot.service.publishing import safe_file_name
+
+    assert safe_file_name("Ada.md") == "Ada.md" and safe_file_name("Player 13.md") == "Player 13.md"
+    names = [f"{name}.md" for name in NASTY_NAMES] + ["Ada.md", "Basil.md"]
+    assert len({safe_file_name(name) for name in names}) == len(set(names))
+    # a hashed name cannot be chosen as a plain one: '+' never stays in a kept name
+    crafted = safe_file_name("../report.md")
+    assert "+" in crafted and safe_file_name(crafted) != crafted
+
+
+async def test_player_names_with_dots_and_slashes_write_only_inside_posts(table, tmp_path):
+    players = [(1, "../../x", "Red", (0, 0)), (2, "../report", "Blue", (10, 0)), (3, "Cleo", "Green", (0, 10))]
+    game = await table.playing_game(players=players)
+    out = tmp_path / "demo"
+    root = out / "posts"
+    relay = OutboxRelay(table.service, FilePublisher(root))
+    assert await relay.deliver_due() == len(await table.posts(game.id))
+    everything = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")
+                        if p.is_file() and not p.name.startswith("skirmish.sqlite3"))
+    assert all(path.startswith("demo/posts/") for path in everything), everything
+    assert "Cleo placed a king on (0,10)" in (root / "0001/report.md").read_text()   # not overwritten
+    private = sorted(p.name for p in (root / "0001/private").iterdir())
+    assert len(private) == 3 and "Cleo.md" in private
+    texts = {(root / "0001/private" / name).read_text() for name in private}
+    assert any("../report" in text for text in texts) and any("../../x" in text for text in texts)
+
+
+async def test_the_file_publisher_refuses_a_path_outside_its_folder(tmp_path):
+    from bot.service import UndeliverableError
+
+    publisher = FilePublisher(tmp_path / "posts")
+    with pytest.raises(UndeliverableError, match="outside"):
+        publisher._inside("../escape.md")
+    assert publisher._inside("0001/board.png") == (tmp_path / "posts" / "0001" / "board.png").resolve()
