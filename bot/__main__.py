@@ -204,7 +204,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _add_demo(commands) -> None:
-    from bot.engine.resolution import playable_presets
+    from bot.engine.variants import playable_presets
 
     demo = commands.add_parser(
         "demo", help="play an offline session with simulated players; posts go to files",

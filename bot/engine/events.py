@@ -22,28 +22,12 @@ from .betza import parse_betza
 from .model import Piece, Square, format_square
 from .ruleset import Ruleset
 from .state import ActiveEvent
+from .vocabulary import EVENTS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .resolution import Update
+    from .update import Update
 
 __all__ = ["EventEffects", "EVENTS", "describe_event", "step_events", "scheduled", "king_of_the_hill_square"]
-
-#: Every event the engine knows, with the sentence announcing it (a template: see describe_event).
-EVENTS: dict[str, str] = {
-    "Variety": "a piece that moved in the previous update may not move.",
-    "Obstacles": "instead of moving, a player may place a neutral obstacle with +O(x,y) on an empty square.",
-    "Obstacle Thicket": "obstacles sprout around every piece.",
-    "World Destruction": "after each update voids open near the pieces; they cannot be entered, crossed or captured.",
-    "Harvest": "regeneration is +2 instead of +1.",
-    "Famine": "no regeneration.",
-    "Bounty": "a capture pays the full value of the piece{energy_pawn}.",
-    "Sudden Death": "a captured king costs twice the usual share of its owner's worth.",
-    "Witch Trials": "every piece is transparent to its own side's pieces.",
-    "Clearance": "generation costs are halved, rounded up.",
-    "Knights in Shining Armor": "every piece that moves like a knight also leaps (1,3) like a unicorn.",
-    "King of the Hill": "a square is marked; a player with a piece on it at the end of an update gains +1 {currency}.",
-}
-
 
 def describe_event(ruleset: Ruleset, name: str) -> str:
     """The sentence announcing an event in this ruleset's words: its currency (health, energy),

@@ -22,29 +22,15 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .betza import BetzaError, Movement, parse_betza
+from .vocabulary import ABILITIES, EVENTS
 
 __all__ = ["RulesetError", "PieceKind", "PromotionTier", "Ruleset", "load_ruleset", "load_preset",
-           "preset_names", "RULESET_DIR", "ABILITIES"]
+           "preset_names", "RULESET_DIR", "ABILITIES", "FAMILIES"]
 
 RULESET_DIR = Path(__file__).resolve().parents[2] / "assets" / "rulesets"
 
-#: Abilities a piece may name; each is implemented once, in the engine module that owns its rule.
-ABILITIES = {
-    "royal": "a king: one per player, free to place, its loss is penalised",
-    "no_capture": "never captures an enemy (RULES 3.2: it covers nothing)",
-    "transparent": "pieces of its own side move, attack and capture through it",
-    "witch": "transparent to her side; her neighbours are transparent to her side's pieces (RULES 8)",
-    "spirit": "possesses a friendly non-pawn by moving onto it; the host gains knight moves (RULES 8)",
-    "dwarf": "a capture on it needs two attackers of other players (RULES 8, D26)",
-    "angel": "friendly neighbours cannot be targeted by captures (RULES 8, D25)",
-    "zombie": "freezes enemy pieces its move could reach (RULES 8)",
-    "time_thief": "captures a piece that moved last update by landing on its origin square (RULES 8, D27)",
-    "harpy": "picks up a friendly non-king piece and drops it within two updates (RULES 8)",
-    "pillar": "never moves; blocks (RULES 7)",
-    "one_time_step": "megachess bishop: once in its life, the piece's `once` Betza move (RULES 5.3)",
-    "obstacle": "neutral; never moves, blocks, captured for no reward (RULES 6, Obstacles)",
-    "void": "neutral; cannot be entered, crossed or captured (RULES 6, World Destruction)",
-}
+#: The game families a ruleset file may name (``family = ...``); each has its variant in bot/engine/variants.
+FAMILIES = ("simultaneous", "territory")
 
 _CHOICES = {
     ("orders", "policy"): ("single", "kings_plus_one", "each_piece"),
@@ -204,6 +190,7 @@ class Ruleset:
     teams: TeamRules
     pieces: Mapping[str, PieceKind]
     section: str = ""    # the RULES.md section of the preset, cited by refusals ("RULES 5.1")
+    family: str = "simultaneous"   # the game family whose variant plays it (bot/engine/variants)
 
     def __hash__(self) -> int:
         return hash((self.name, self.source))
@@ -273,7 +260,7 @@ def load_ruleset(path: str | Path) -> Ruleset:
 def ruleset_from_dict(data: Mapping[str, Any], source: str) -> Ruleset:
     reader = _Reader(source)
     top = dict(data)
-    known = {"name", "title", "board", "orders", "resolution", "economy", "generation", "promotion",
+    known = {"name", "title", "family", "board", "orders", "resolution", "economy", "generation", "promotion",
              "events", "teams", "pieces", "section"}
     reader.reject_unknown(top, known, "")
     name = reader.string(top, "name", "")
@@ -296,14 +283,13 @@ def ruleset_from_dict(data: Mapping[str, Any], source: str) -> Ruleset:
         teams=reader.section(TeamRules, reader.table(top, "teams", ""), "teams"),
         pieces=pieces,
         section=reader.string(top, "section", "", default=""),
+        family=reader.choice(top, "family", "", FAMILIES, default="simultaneous"),
     )
     _check_consistency(reader, ruleset)
     return ruleset
 
 
 def _check_events(reader: "_Reader", pool: tuple[str, ...]) -> None:
-    from .events import EVENTS  # events are defined with their effects, in the engine
-
     for name in pool:
         if name not in EVENTS:
             raise RulesetError(reader.source, "events.pool", f"unknown event {name!r} (known: {', '.join(sorted(EVENTS))})")
@@ -430,6 +416,12 @@ class _Reader:
 
     def __init__(self, source: str) -> None:
         self.source = source
+
+    def choice(self, table, key, where, choices: tuple[str, ...], default: str) -> str:
+        value = self.string(table, key, where, default=default)
+        if value not in choices:
+            raise RulesetError(self.source, self._key(where, key), f"must be one of {', '.join(choices)}, not {value!r}")
+        return value
 
     def _key(self, where: str, key: str) -> str:
         return f"{where}.{key}" if where else key

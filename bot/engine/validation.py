@@ -24,6 +24,7 @@ from .model import Piece, Square, format_amount, format_square
 from .movement import DEFAULT_WINDOW, Position, Reach, attackers, destinations, reach
 from .notation import (ENERGY, Action, AmbiguousOrderError, Generate, IllegalOrderError, Line, Move,
                        OrderError, Resign, Submission, format_action, parse_submission)
+from .policies import submission_shape
 from .ruleset import PieceKind, Ruleset
 
 __all__ = ["CheckedAction", "CheckedLine", "OrderCheck", "Validator", "check_order", "legal_destinations",
@@ -156,6 +157,7 @@ class Validator:
         self.royal = ruleset.royal_letter
         self.currency = ruleset.economy.currency
         self.section = ruleset.section or "RULES 4"  # the preset's section of RULES.md, cited by refusals
+        self.shape = submission_shape(ruleset)
 
     # ================================================================= submissions
     def check_submission(self, player: str, text: str) -> list[CheckedLine]:
@@ -181,13 +183,11 @@ class Validator:
             raise IllegalOrderError("you resigned and may not re-join this session (RULES 4)", text, rule="RULES 4")
 
     def check_line_count(self, submission: Submission, text: str) -> None:
-        policy = self.ruleset.orders.policy
-        count = len(submission.lines)
-        if policy == "single" and count > 1:
+        problem = self.shape.line_count_problem(len(submission.lines), self.ruleset.name)
+        if problem is not None:
             raise IllegalOrderError(
-                f"{self.ruleset.name} takes one order per update; this submission has {count} lines (RULES 4, D7)",
-                text, submission.lines[1].span, "send a single line; your latest valid order replaces the earlier one (D6)",
-                rule="D7")
+                problem, text, submission.lines[1].span,
+                "send a single line; your latest valid order replaces the earlier one (D6)", rule="D7")
 
     def check_together(self, checked: list[CheckedLine], submission: Submission, text: str) -> None:
         """D7: the lines of one submission are validated together."""
@@ -202,7 +202,7 @@ class Validator:
                     raise IllegalOrderError("each piece moves at most once per update (D7)", text,
                                             submission.lines[i].span, rule="D7")
                 seen_pieces[action.piece_id] = i
-            if self.ruleset.resolution.collisions == "mad" and action.target is not None:
+            if self.shape.distinct_targets and action.target is not None:
                 if action.target in seen_targets:
                     raise IllegalOrderError(f"two of your moves go to {format_square(action.target)} (RULES 5.2)",
                                             text, submission.lines[i].span, rule="RULES 5.2")

@@ -7,7 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from bot.engine import serialize
-from bot.engine.resolution import missing_rules, playable_presets
+from bot.engine.variants import VariantUnavailable, playable_presets, variant_for
 from bot.engine.ruleset import Ruleset, load_preset, preset_names
 from bot.engine.state import GameState
 from bot.render.palette import resolve_colour
@@ -71,11 +71,10 @@ class GameCases(ServiceBase):
         if ruleset not in preset_names():
             raise InvalidInput(f"unknown ruleset {shown(ruleset)}", hint=f"choose one of {', '.join(playable_presets())}")
         rules = load_preset(ruleset)
-        missing = missing_rules(rules)
-        if missing:  # a half-built preset would resolve by the wrong rules
-            raise InvalidInput(f"{rules.title} ({ruleset}) cannot be played yet: Skirmish does not carry out its "
-                               f"{' and '.join(missing)} ({rules.section}) so far",
-                               hint=f"choose one of {', '.join(playable_presets())}")
+        try:
+            variant_for(rules)
+        except VariantUnavailable as unavailable:  # a half-built preset would resolve by the wrong rules
+            raise InvalidInput(str(unavailable), hint=f"choose one of {', '.join(playable_presets())}") from None
         game_settings = GameSettings().changed(settings or {})
         self._check_events_from(rules, settings or {})
         game_schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)

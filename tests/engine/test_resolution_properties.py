@@ -48,7 +48,8 @@ from bot.engine.board import Board
 from bot.engine.model import CHECK_STATES, Piece, Player, Square, format_square
 from bot.engine.movement import attacks
 from bot.engine.report import PRIVATE, PUBLIC
-from bot.engine.resolution import PIPELINE, Update, resolve, rng_for
+from bot.engine.resolution import resolve, rng_for
+from bot.engine.variants import variant_for
 from bot.engine.ruleset import load_preset
 from bot.engine.serialize import dumps, loads, state_to_json
 from bot.engine.state import ActiveEvent, GameState, LastMove
@@ -617,9 +618,10 @@ def test_affected_pieces_find_every_change_of_attack_and_see_only_real_attacks(s
     state, steps, seed = sequence
     current = state
     for orders in steps:
-        update = Update(NEISG, current, seed)
-        for step in PIPELINE[:-1]:  # every step but the check states themselves
-            step(update, orders)
+        variant = variant_for(NEISG)
+        update = variant.begin(current, orders, seed)
+        for step in variant.pipeline[:-1]:  # every step but the check states themselves
+            step(update)
         if not update.events_changed:
             p0 = update.p0_position
             final = position_for(NEISG, update.new_state())

@@ -1,0 +1,188 @@
+"""Small policy objects: the choices a ruleset file makes, as objects that carry their own rule.
+
+A ruleset file names its choices in words (``[orders] policy = "single"``, ``turns``,
+``[resolution] collisions``, ``[economy] king_respawn_after``); :func:`policies_for` turns them into
+the objects below, once per ruleset. The simultaneous pipeline (``variants/simultaneous.py``) is
+assembled from them, and validation asks the submission shape, so no code tests a choice's name.
+
+A choice that a ruleset may name but that no policy carries out yet (arena's M.A.D. collisions,
+megachess's alternating teams) is listed in :data:`PLANNED` with its words for players: such a
+ruleset loads and its orders are checked, but :func:`policies_for` refuses to build a game of it
+(:class:`Unplayable`), so it is never resolved by the wrong rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Sequence
+
+from .model import Square
+from .ruleset import Ruleset
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .update import Update
+
+__all__ = ["SubmissionShape", "TurnOrder", "Arrivals", "Captures", "Spawns", "Policies", "Unplayable", "PLANNED",
+           "policies_for", "submission_shape", "arrivals_policy", "missing_policies"]
+
+
+class Unplayable(ValueError):
+    """A ruleset whose choices name a rule the engine does not carry out yet; the message says which."""
+
+    def __init__(self, ruleset: Ruleset, missing: Sequence[str]) -> None:
+        self.ruleset = ruleset
+        self.missing = tuple(missing)
+        super().__init__(f"{ruleset.title} ({ruleset.name}) cannot be played yet: Skirmish does not carry out its "
+                         f"{' and '.join(self.missing)} ({ruleset.section or 'RULES 5'}) so far")
+
+
+# ============================================================================= submission shape
+@dataclass(frozen=True, slots=True)
+class SubmissionShape:
+    """How many lines one submission holds and how they relate (D7, D37, D38).
+
+    ``several_lines``: a submission may hold several lines, each moving a different piece.
+    ``distinct_targets``: two of one player's actions may not go to one square (arena, D45)."""
+
+    name: str
+    several_lines: bool
+    distinct_targets: bool
+    summary: str
+
+    def line_count_problem(self, count: int, game: str) -> str | None:
+        """Why ``count`` lines are too many for this shape in ``game`` (its name), or None."""
+        if not self.several_lines and count > 1:
+            return f"{game} takes one order per update; this submission has {count} lines (RULES 4, D7)"
+        return None
+
+
+SINGLE = SubmissionShape("single", False, False,
+                         "one order per update (a move, a generation, a king placement or `resign`)")
+KINGS_PLUS_ONE = SubmissionShape("kings_plus_one", True, True,
+                                 "1 + (your kings) moves of different pieces per round, in one submission")
+EACH_PIECE = SubmissionShape("each_piece", True, False,
+                             "each of your pieces may move once per turn, all in one submission")
+_SHAPES = {shape.name: shape for shape in (SINGLE, KINGS_PLUS_ONE, EACH_PIECE)}
+
+
+def submission_shape(ruleset: Ruleset) -> SubmissionShape:
+    """The ruleset's submission shape (every shape is known: validation works for every preset)."""
+    return _SHAPES[ruleset.orders.policy]
+
+
+# ============================================================================= turn order
+@dataclass(frozen=True, slots=True)
+class TurnOrder:
+    """Who may order in an update. ``Simultaneous``: every player who is in the game."""
+
+    name: str
+    summary: str
+
+    def may_order(self, state, player: str) -> str | None:
+        """Why ``player`` may not order for the update ``state.update``, or None when they may."""
+        record = state.players.get(player)
+        if record is None:
+            return "you are not a player of this game: join it first"
+        return None
+
+    def who_may_order(self, state) -> list[str]:
+        """The players who may order now, by name (code-point order)."""
+        return sorted(name for name, player in state.players.items()
+                      if player.status == "active" and self.may_order(state, name) is None)
+
+
+SIMULTANEOUS = TurnOrder("simultaneous", "every player orders every update; all orders resolve at once")
+_TURNS = {SIMULTANEOUS.name: SIMULTANEOUS}
+
+
+# ============================================================================= arrivals
+@dataclass(frozen=True, slots=True)
+class Arrivals:
+    """What happens when several pieces arrive on one square (RULES 3.4 for ``implosion``)."""
+
+    name: str
+    summary: str
+    implodes: bool
+
+    def collide(self, update: "Update", square: Square, arrivals: list[tuple[str, str]]) -> None:
+        """``arrivals``: (player, piece name) of each piece that arrived on ``square``, two or more.
+
+        Implosion (D14, D15): they all stay; the square may become an implosion square (step 10)."""
+        update.collision_squares.add(square)
+        update.report.add("collision", sorted({player for player, _ in arrivals}), at=square,
+                          arrivals=tuple(f"{player}'s {name}" for player, name in arrivals))
+
+    def implosion_squares(self, update: "Update") -> frozenset[Square]:
+        """D16 step 10: collision squares where two or more pieces still stand."""
+        return frozenset(s for s in update.collision_squares if len(update.board.at(s)) >= 2)
+
+
+IMPLOSION = Arrivals("implosion", "arrivals on one square all stay; it implodes at the end of the next update "
+                                  "(D14, D15)", True)
+_ARRIVALS = {IMPLOSION.name: IMPLOSION}
+
+
+def arrivals_policy(ruleset: Ruleset) -> Arrivals | None:
+    """The ruleset's arrivals policy, or None while its collisions are only planned."""
+    return _ARRIVALS.get(ruleset.resolution.collisions)
+
+
+# ============================================================================= captures
+@dataclass(frozen=True, slots=True)
+class Captures:
+    """How captures are decided: capturable pieces held in place (D13) and check states (RULES 3.2)."""
+
+    holds: bool
+    check_states: bool
+
+
+# ============================================================================= spawns
+@dataclass(frozen=True, slots=True)
+class Spawns:
+    """What appears on the board by itself at the end of an update: automatic king respawns (RULES 4)."""
+
+    king_respawn_after: int | None
+
+    @property
+    def respawns_kings(self) -> bool:
+        return bool(self.king_respawn_after)
+
+
+# ============================================================================= all of them
+#: Choices a ruleset may name that no policy carries out yet, in a player's words.
+PLANNED = {
+    ("resolution.collisions", "mad"): "M.A.D. collisions",
+    ("resolution.collisions", "bounce"): "bouncing collisions",
+    ("orders.turns", "teams_alternate"): "teams moving in turn",
+    ("orders.turns", "alternate"): "players moving in turn",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Policies:
+    """The policies of one ruleset, assembled once."""
+
+    submission: SubmissionShape
+    turns: TurnOrder
+    arrivals: Arrivals
+    captures: Captures
+    spawns: Spawns
+
+
+def missing_policies(ruleset: Ruleset) -> list[str]:
+    """What of ``ruleset`` no policy carries out yet, in words; empty when it can be played."""
+    wanted = (("resolution.collisions", ruleset.resolution.collisions), ("orders.turns", ruleset.orders.turns))
+    return [PLANNED[choice] for choice in wanted if choice in PLANNED]
+
+
+@lru_cache(maxsize=64)
+def policies_for(ruleset: Ruleset) -> Policies:
+    """The ruleset's policies; :class:`Unplayable` when one of its choices has none yet."""
+    missing = missing_policies(ruleset)
+    if missing:
+        raise Unplayable(ruleset, missing)
+    return Policies(submission=submission_shape(ruleset), turns=_TURNS[ruleset.orders.turns],
+                    arrivals=_ARRIVALS[ruleset.resolution.collisions],
+                    captures=Captures(ruleset.resolution.holds, ruleset.resolution.check_states),
+                    spawns=Spawns(ruleset.economy.king_respawn_after))

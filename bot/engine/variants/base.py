@@ -1,0 +1,225 @@
+"""The Variant protocol: everything the rest of the program asks about a game's shape.
+
+One variant object per game family, built from a ruleset file (``variant_for(ruleset)``). The
+service, the cogs, the renderer and the demo ask it; none of them reads a ruleset's flags or tests
+its name. The questions:
+
+- **seating**: how players come in (seats before the start, or joining later by placing a king),
+  and :meth:`Variant.set_up`, the position a game starts from;
+- **who may order now** (:meth:`Variant.may_order`, :meth:`Variant.who_may_order`) and whether an
+  update **may resolve early** (:meth:`Variant.may_resolve_early`);
+- the **check** of a submission (:meth:`Variant.check`) and the **resolution** (:meth:`Variant.resolve`);
+- the **verdict** (winners, a draw, or none yet) and the **standings**;
+- what the **board image adds** (:meth:`Variant.board_additions`) and the standings panel
+  (:meth:`Variant.standings_panel`);
+- the **/rules summary** (:meth:`Variant.rules_summary`) and the features a game offers.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Collection, Iterable, Mapping
+
+from ..model import Player, Square
+from ..report import Report
+from ..ruleset import Ruleset
+from ..standings import Standing
+from ..state import GameState
+from ..validation import OrderCheck
+
+__all__ = ["Variant", "Verdict", "Seating", "Features", "Mark", "BoardAdditions", "PanelRow", "PanelEvent",
+           "StandingsPanel"]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """How a game stands: won (``winners``, several when they share), ``drawn``, or going on."""
+
+    winners: tuple[str, ...] = ()
+    drawn: bool = False
+    reason: str = ""
+
+    @property
+    def over(self) -> bool:
+        return bool(self.winners) or self.drawn
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """How players come into a game.
+
+    ``seats_before_start``: players take seats before ``/game start`` (and none after);
+    ``joins_by_placement``: a player joins a running game by placing a king (neisg, sandbox);
+    ``min_players``/``max_players``: the seats a game needs and takes (None: no limit)."""
+
+    seats_before_start: bool
+    joins_by_placement: bool
+    min_players: int | None = None
+    max_players: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Features:
+    """What a game of this variant offers, in the words the bot and the demo need.
+
+    ``currency``: what balances count (health, energy, points); ``secret_orders``: orders may come
+    by direct message; ``fallbacks``: ``A else B``; ``generation``: ``+X(x,y)``; ``implosions``:
+    collisions make implosion squares; ``events``: the ruleset draws events; ``several_lines``: a
+    submission holds several moves; ``pawn``: the letter that promotes; ``royal``: the king's letter;
+    ``early_resolution``: the default of the game setting that resolves an update once every player
+    who may order has ordered."""
+
+    currency: str
+    secret_orders: bool
+    fallbacks: bool
+    generation: bool
+    resign: bool
+    implosions: bool
+    events: bool
+    several_lines: bool
+    pawn: str | None
+    royal: str | None
+    early_resolution: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A marked square on the board image: ``kind`` is ``implosion`` or ``hill`` (King of the Hill)."""
+
+    square: Square
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoardAdditions:
+    """What the board image shows besides the pieces."""
+
+    marks: tuple[Mark, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PanelRow:
+    """One line of the standings panel: the standing, its text line and the note after the balance
+    (what the balance regenerates by next update); ``alarm`` draws the note in the warning colour."""
+
+    standing: Standing
+    line: str
+    note: str
+    alarm: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PanelEvent:
+    """An event in force: its name, the update it was drawn in, updates left counting the next one,
+    the update it ends in, and the sentence announcing it."""
+
+    name: str
+    started: int
+    left: int
+    ends: int
+    sentence: str
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsPanel:
+    """The standings as the health board shows them (``title``: "Health board", ...)."""
+
+    title: str
+    currency: str
+    rows: tuple[PanelRow, ...]
+    events: tuple[PanelEvent, ...]
+    next_event_draw: int | None
+    legend: tuple[tuple[str, str], ...]     # (symbol, words)
+    ranking: str                            # how rows are ranked, in words
+
+    @property
+    def lines(self) -> list[str]:
+        return [row.line for row in self.rows]
+
+
+class Variant(ABC):
+    """A game family's answers. Subclasses: :class:`bot.engine.variants.simultaneous.SimultaneousVariant`."""
+
+    #: The family's name, as a ruleset file writes it (``family = "simultaneous"``).
+    family: str = ""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+
+    @property
+    def name(self) -> str:
+        return self.ruleset.name
+
+    @property
+    def title(self) -> str:
+        return self.ruleset.title or self.ruleset.name
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+    # ------------------------------------------------------------------ seating and set-up
+    @property
+    @abstractmethod
+    def seating(self) -> Seating: ...
+
+    @property
+    @abstractmethod
+    def features(self) -> Features: ...
+
+    @abstractmethod
+    def new_player(self, name: str, colour: str) -> Player:
+        """A player record as the variant seats it (its starting balance)."""
+
+    @abstractmethod
+    def set_up(self, players: Iterable[Player], seed: int | str, length: int | None = None) -> GameState:
+        """The position a game starts from with these players seated (arena: the armies)."""
+
+    # ------------------------------------------------------------------ orders
+    @abstractmethod
+    def may_order(self, state: GameState, player: str) -> str | None:
+        """Why ``player`` may not order for the update ``state.update`` (a sentence), or None."""
+
+    @abstractmethod
+    def who_may_order(self, state: GameState) -> list[str]:
+        """The players who may order now, by name: reminders and "who has ordered" name only them."""
+
+    def may_resolve_early(self, state: GameState, ordered: Collection[str]) -> bool:
+        """Whether the update may resolve before its deadline now that ``ordered`` have ordered
+        (asked only where the game's early-resolution setting is on)."""
+        waiting = self.who_may_order(state)
+        return bool(waiting) and set(waiting) <= set(ordered)
+
+    @abstractmethod
+    def check(self, state: GameState, player: str, text: str) -> OrderCheck:
+        """Check a submission against the position the player saw; never raises for bad input."""
+
+    @abstractmethod
+    def resolve(self, state: GameState, orders: Mapping[str, str | Iterable[str]], seed: int | str
+                ) -> tuple[GameState, Report]:
+        """The update ``state.update`` with every player's submission: pure and deterministic."""
+
+    # ------------------------------------------------------------------ results
+    @abstractmethod
+    def verdict(self, state: GameState) -> Verdict:
+        """Whether the game is won or drawn in ``state``."""
+
+    @abstractmethod
+    def standings(self, state: GameState) -> list[Standing]:
+        """Every player in the game, ranked."""
+
+    def standing_lines(self, state: GameState) -> list[str]:
+        """The standings as text lines, one a player (the health board's text)."""
+        return self.standings_panel(state).lines
+
+    @abstractmethod
+    def standings_panel(self, state: GameState) -> StandingsPanel:
+        """The standings with what the health board shows beside them."""
+
+    @abstractmethod
+    def board_additions(self, state: GameState) -> BoardAdditions:
+        """What the board image shows besides the pieces."""
+
+    @abstractmethod
+    def rules_summary(self) -> str:
+        """A short summary of the rules for players (/rules), in Discord Markdown."""
