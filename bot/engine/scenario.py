@@ -3,6 +3,12 @@
 :func:`load_scenario` reads and checks a file strictly: an unknown key, a value of the wrong type or
 a piece kind missing from the ruleset raises :class:`ScenarioError`, naming the file, the line and
 what is wrong, so a typo never passes silently.
+
+The file is parsed once, by :mod:`tomllib`, which does not say where a value was written. The line
+of an error is therefore found afterwards, and only when there is an error: the loader remembers
+which table it is reading (``[[pieces]]`` number 31,415, say) and :meth:`_Loader.line_of` searches
+the text from that table's header for the key at fault. A file that loads costs no line search at
+all, which matters for large positions (issue 18: ``benchmarks/scenario.py``).
 """
 
 from __future__ import annotations
@@ -29,7 +35,12 @@ _PIECE_KEYS = {"owner", "kind", "at", "check", "disabled", "moved", "energy", "s
 _EXPECT_KEYS = {"pieces", "balances", "captured", "refused", "implosions", "eliminated", "events", "past_events",
                 "powerups", "marked", "status", "winner", "report"}
 _EXPECT_PIECE_KEYS = _PIECE_KEYS
+_PIECE_FLAGS = ("disabled", "moved", "energy", "spirit", "step_used")
+_PIECE_COUNTS = ("fade", "placed", "carrying_since")
 _POWERUP_KINDS = ("new", "upgrade", "king")
+#: An error inside one table of the ``pieces = [...]`` array of ``[expect]`` is looked for from
+#: that table's opening brace: the context names it so.
+_EXPECTED_PIECE = "expect.pieces"
 
 
 class ScenarioError(ValueError):
@@ -76,33 +87,58 @@ def load_scenario(path: str | Path) -> Scenario:
 
 class _Loader:
     def __init__(self, path: str, text: str, folder: Path) -> None:
-        self.path, self.lines, self.folder = path, text.splitlines(), folder
+        self.path, self.text, self.folder = path, text, folder
         self.context: tuple[str, int] | None = None   # the table being read, and which [[table]] of its name
+        self._lines: list[str] | None = None
 
     # ---------------------------------------------------------------- errors with lines
+    @property
+    def lines(self) -> list[str]:
+        """The file's lines, split on the first error only."""
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
+
     def fail(self, problem: str, key: str | None = None, table: str | None = None) -> ScenarioError:
         occurrence = 0
-        if self.context is not None and table in (None, self.context[0]):
+        if self.context is not None and table in (None, self.context[0], self.context[0].partition(".")[0]):
             table, occurrence = self.context
         return ScenarioError(self.path, problem, self.line_of(key, table, occurrence))
 
     def line_of(self, key: str | None, table: str | None, occurrence: int = 0) -> int | None:
         """Best effort: the first line assigning ``key`` after the header of ``table`` (the
-        ``occurrence``-th one, counting from 0, for an array of tables such as ``[[pieces]]``)."""
+        ``occurrence``-th one, counting from 0, for an array of tables such as ``[[pieces]]``; for
+        ``expect.pieces``, after the opening brace of the ``occurrence``-th expected piece)."""
+        lines = self.lines
         start = 0
-        if table:
+        if table == _EXPECTED_PIECE:
+            start = self.expected_piece_start(occurrence)
+        elif table:
             header = re.compile(r"^\s*\[\[?\s*" + re.escape(table) + r"\s*\]\]?\s*$")
-            starts = [i for i, line in enumerate(self.lines) if header.match(line)]
+            starts = [i for i, line in enumerate(lines) if header.match(line)]
             start = starts[min(occurrence, len(starts) - 1)] if starts else 0
         if key is None:
             return start + 1 if table else None
         pattern = re.compile(r"^\s*\"?" + re.escape(key) + r"\"?\s*=|[{,]\s*" + re.escape(key) + r"\s*=")
-        for i in range(start, len(self.lines)):
-            if pattern.search(self.lines[i]):
+        for i in range(start, len(lines)):
+            if pattern.search(lines[i]):
                 return i + 1
         return start + 1 if table else None
 
+    def expected_piece_start(self, index: int) -> int:
+        """The line (from 0) where the ``index``-th inline table of ``[expect]``'s ``pieces`` opens."""
+        lines = self.lines
+        start = self.line_of("pieces", "expect") or 1
+        seen = 0
+        for i in range(start - 1, len(lines)):
+            seen += lines[i].count("{")
+            if seen > index:
+                return i
+        return start - 1
+
     def unknown(self, table: dict, known: set[str], where: str) -> None:
+        if table.keys() <= known:
+            return
         for key in table:
             if key not in known:
                 label = f"[{where}] " if where else ""
@@ -131,6 +167,11 @@ class _Loader:
         return value
 
     def square(self, value: Any, key: str, where: str) -> Square:
+        if value.__class__ is list and len(value) == 2:   # the usual case, checked in a few operations
+            x, y = value
+            if (x.__class__ is int and y.__class__ is int
+                    and -COORDINATE_LIMIT <= x <= COORDINATE_LIMIT and -COORDINATE_LIMIT <= y <= COORDINATE_LIMIT):
+                return x, y
         if (not isinstance(value, list) or len(value) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
             raise self.fail(f"{where}{key} must be a square [x, y], not {value!r}", key)
@@ -165,8 +206,14 @@ class _Loader:
         names = [p.name for p in players]
         if len(set(names)) != len(names):
             raise self.fail("two [[players]] share a name", "name", "players")
-        pieces = [self.within("pieces", i, self.piece, t, ruleset, set(names))
-                  for i, t in enumerate(self.tables(data.get("pieces", []), "pieces"))]
+        player_names = set(names)
+        pieces = []
+        try:
+            for i, table in enumerate(self.tables(data.get("pieces", []), "pieces")):
+                self.context = ("pieces", i)
+                pieces.append(self.piece(table, ruleset, player_names))
+        finally:
+            self.context = None
         bounds = None
         if "bounds" in board:
             corners = self.squares(board["bounds"], "bounds", "[board] ")
@@ -175,8 +222,8 @@ class _Loader:
             bounds = (corners[0], corners[1])
         state = GameState.build(ruleset, pieces, players, bounds=bounds, update=update,
                                 **self.board_memory(board, ruleset))
-        orders = self.orders(data.get("orders", {}), set(names))
-        expect = self.within("expect", 0, self.expect, data.get("expect", {}), ruleset, set(names))
+        orders = self.orders(data.get("orders", {}), player_names)
+        expect = self.within("expect", 0, self.expect, data.get("expect", {}), ruleset, player_names)
         return Scenario(self.path, ruleset, state, seed, description, orders, expect)
 
     def within(self, table: str, index: int, read, *args):
@@ -285,31 +332,45 @@ class _Loader:
         return spec
 
     def piece_fields(self, table: dict, ruleset: Ruleset, names: set[str], w: str) -> dict:
-        spec: dict[str, Any] = {}
-        if "owner" in table:
-            owner = self.string(table["owner"], "owner", w)
+        """The fields of one piece, checked; the usual ones (owner, kind, at, check) first and in
+        few operations, since a large position has tens of thousands of pieces."""
+        spec: dict[str, Any] = {"owner": None}
+        read = 0   # how many of the table's keys are read so far
+        owner = table.get("owner")
+        if owner is not None:
+            if owner.__class__ is not str:
+                self.string(owner, "owner", w)
             if owner not in names:
                 raise self.fail(f"piece owner {owner!r} is not a player of this scenario", "owner")
             spec["owner"] = owner
-        else:
-            spec["owner"] = None
-        if "kind" in table:
-            kind = self.string(table["kind"], "kind", w)
+            read += 1
+        kind = table.get("kind")
+        if kind is not None:
+            if kind.__class__ is not str:
+                self.string(kind, "kind", w)
             if kind not in ruleset.pieces:
                 raise self.fail(f"unknown piece kind {kind!r} (the {ruleset.name} letters: {' '.join(ruleset.letters)})",
                                 "kind")
             spec["kind"] = kind
-        if "at" in table:
-            spec["square"] = self.square(table["at"], "at", w)
-        if "check" in table:
-            check = self.string(table["check"], "check", w)
+            read += 1
+        at = table.get("at")
+        if at is not None:
+            spec["square"] = self.square(at, "at", w)
+            read += 1
+        check = table.get("check")
+        if check is not None:
+            if check.__class__ is not str:
+                self.string(check, "check", w)
             if check not in CHECK_STATES:
                 raise self.fail(f"check must be one of {', '.join(CHECK_STATES)}, not {check!r}", "check")
             spec["check"] = check
-        for key in ("disabled", "moved", "energy", "spirit", "step_used"):
+            read += 1
+        if len(table) == read:
+            return spec
+        for key in _PIECE_FLAGS:
             if key in table:
                 spec[key] = self.boolean(table[key], key, w)
-        for key in ("fade", "placed", "carrying_since"):
+        for key in _PIECE_COUNTS:
             if key in table:
                 spec[key] = self.integer(table[key], key, w)
         if "carrying" in table:
@@ -342,17 +403,9 @@ class _Loader:
         w = "[expect] "
         for key, value in table.items():
             if key == "pieces":
-                pieces = []
-                for item in (value if isinstance(value, list) else [None]):
-                    if not isinstance(item, dict):
-                        raise self.fail("[expect] pieces must be a list of tables", "pieces", "expect")
-                    self.unknown(item, _EXPECT_PIECE_KEYS, "expect")
-                    spec = self.piece_fields(item, ruleset, names, "[expect] piece ")
-                    if "kind" not in spec or "square" not in spec:
-                        raise self.fail("an expected piece needs `kind` and `at`", "pieces", "expect")
-                    spec["_fields"] = frozenset(item)
-                    pieces.append(spec)
-                out[key] = pieces
+                if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+                    raise self.fail("[expect] pieces must be a list of tables", "pieces", "expect")
+                out[key] = self.expected_pieces(value, ruleset, names)
             elif key in ("balances", "captured"):
                 out[key] = {self.player_name(n, names, key): self.number(v, n, w) for n, v in self.mapping(value, key).items()}
             elif key == "refused":
@@ -377,6 +430,21 @@ class _Loader:
             elif key == "powerups":
                 out[key] = [self.powerup(t, ruleset) for t in self.tables(value, key)]
         return out
+
+    def expected_pieces(self, items: list[dict], ruleset: Ruleset, names: set[str]) -> list[dict]:
+        pieces = []
+        outer = self.context
+        try:
+            for i, item in enumerate(items):
+                self.context = (_EXPECTED_PIECE, i)
+                self.unknown(item, _EXPECT_PIECE_KEYS, "expect")
+                spec = self.piece_fields(item, ruleset, names, "[expect] piece ")
+                if "kind" not in spec or "square" not in spec:
+                    raise self.fail(f"an expected piece needs `{'kind' if 'kind' not in spec else 'at'}`")
+                pieces.append(spec)
+        finally:
+            self.context = outer
+        return pieces
 
     def mapping(self, value: Any, key: str) -> dict:
         if not isinstance(value, dict):

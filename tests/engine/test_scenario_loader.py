@@ -290,3 +290,38 @@ def test_d1_a_million_itself_is_accepted(tmp_path):
 def test_missing_file(tmp_path):
     error = error_of(tmp_path / "absent.toml")
     assert "cannot be read" in str(error)
+
+
+def test_errors_in_expected_pieces_point_at_the_piece_at_fault(tmp_path):
+    """`[expect] pieces` is one array of inline tables: an error in its third table names the third
+    table's line, not the first line that uses the same key."""
+    three = ('{ owner = "Red", kind = "N", at = [3, 15], check = "none" },\n'
+             '  { owner = "Blue", kind = "R", at = [10, 13] },\n'
+             '  { owner = "Blue", kind = "R", at = [11, 13] },')
+    assert BASE.count('{ owner = "Red", kind = "N", at = [3, 15], check = "none" },') == 1
+    text = BASE.replace('{ owner = "Red", kind = "N", at = [3, 15], check = "none" },', three)
+    for old, new, words in [
+        ('kind = "R", at = [11, 13]', 'kind = "Rx", at = [11, 13]', "unknown piece kind 'Rx'"),
+        ("at = [11, 13]", "at = [11]", "must be a square"),
+        ("at = [11, 13] }", "at = [11, 13], chekc = true }", "unknown key [expect] 'chekc'"),
+        ('{ owner = "Blue", kind = "R", at = [11, 13] }', '{ owner = "Blue", kind = "R" }', "needs `at`"),
+        ('owner = "Blue", kind = "R", at = [10, 13]', 'owner = "Bleu", kind = "R", at = [10, 13]',
+         "'Bleu' is not a player"),
+    ]:
+        path = write(tmp_path, text.replace(old, new))
+        error = error_of(path)
+        assert words in str(error)
+        assert error.line == line_of(path, new), new
+
+
+def test_errors_deep_in_a_large_position_name_their_line(tmp_path):
+    """Lines are looked for only when something is wrong, and then found in a big file too."""
+    pieces = "".join(f'[[pieces]]\nowner = "Red"\nkind = "N"\nat = [{i}, 100]\n\n' for i in range(3000))
+    text = BASE.replace("[[pieces]]\nkind = \"O\"", pieces + "[[pieces]]\nkind = \"O\"", 1)
+    path = write(tmp_path, text.replace("at = [2718, 100]", "at = [2718, 100.5]"))
+    error = error_of(path)
+    assert "must be a square" in str(error)
+    assert error.line == line_of(path, "at = [2718, 100.5]")
+    path = write(tmp_path, text.replace('kind = "N"\nat = [2999, 100]', 'kind = "Nn"\nat = [2999, 100]'))
+    assert error_of(path).line == line_of(path, 'kind = "Nn"')
+    assert load_scenario(write(tmp_path, text)).state.board.at((2999, 100))
