@@ -27,11 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _timing import percentile  # noqa: E402
 
 from bot.render.palette import colour_names  # noqa: E402
-from bot.service import Service  # noqa: E402
+from bot.service import Moderator, Service  # noqa: E402
 from bot.store import Store  # noqa: E402
 
 SPACING = 4          # kings this far apart never attack each other's squares, before or after a step
-MODERATOR = 1
+MODERATOR = Moderator(user_id=1, guild_id=1)
 
 
 def king_square(index: int, per_row: int) -> tuple[int, int]:

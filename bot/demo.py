@@ -666,6 +666,13 @@ async def run_demo(options: DemoOptions) -> Summary:
         await store.close()
 
 
+def _moderator():
+    """The demo server's moderator, as the service's moderator use cases take one."""
+    from bot.service import Moderator
+
+    return Moderator(user_id=MODERATOR_ID, guild_id=GUILD_ID)
+
+
 async def _deliver_until(stop: asyncio.Event, service, relay) -> None:
     """Deliver the outbox as posts arrive (what ``OutboxRelay.run`` does), until ``stop`` is set."""
     while not stop.is_set():
@@ -767,13 +774,13 @@ class _Session:
         else:
             # the schedule is set once the first orders are in (start_clock): the announcement of
             # the start then has no clock time in it, and the session's posts are alike on every run
-            game = await service.create_game(guild_id=GUILD_ID, channel_id=CHANNEL_ID, actor=MODERATOR_ID,
+            game = await service.create_game(guild_id=GUILD_ID, channel_id=CHANNEL_ID, actor=_moderator(),
                                              ruleset=options.ruleset, name=options.game_name, seed=options.seed,
                                              settings={"length": options.updates, "remind_before": 0,
                                                        "lock_before": 0, **moved},
                                              schedule=Schedule("manual"))
         if game.status == "setup":
-            game = await service.start_game(game.id, actor=MODERATOR_ID)
+            game = await service.start_game(game.id, actor=_moderator())
         self.ruleset = service.ruleset(game)        # as the game plays it (its own first event)
         return game
 
@@ -783,7 +790,7 @@ class _Session:
 
         if game.deadline_at is not None or game.status != "running":
             return game
-        return await self.service.configure(game.id, actor=MODERATOR_ID,
+        return await self.service.configure(game.id, actor=_moderator(),
                                             schedule=Schedule("interval", seconds=self.interval))
 
     async def keep_pace(self, game) -> None:
@@ -795,7 +802,7 @@ class _Session:
         if spare >= self.interval / 2 or self.interval >= MAX_INTERVAL_SECONDS:
             return
         self.interval = min(2 * self.interval, MAX_INTERVAL_SECONDS)
-        await self.service.configure(game.id, actor=MODERATOR_ID, schedule=Schedule("interval", seconds=self.interval))
+        await self.service.configure(game.id, actor=_moderator(), schedule=Schedule("interval", seconds=self.interval))
 
     async def next_open_update(self, game_id: int, played: int):
         """Wait until the scheduler has resolved update ``played`` (its board is posted) and the next

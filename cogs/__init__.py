@@ -8,7 +8,8 @@ share lives here:
 - :func:`answer`: run a command's work and answer privately, within Discord's 3 seconds (the
   interaction is deferred first), turning a :class:`~bot.service.ServiceError` into words a player
   can act on and anything unexpected into an apology and a log line at ERROR;
-- :func:`error_text`: a refused order as the engine's explanation in a code block.
+- :func:`error_text`: a refused order as the engine's explanation in a code block
+  (:func:`code_block`: one the player's text cannot close).
 
 Secrecy: nothing here logs what a player typed. An unexpected failure is logged with its type and
 traceback (file, line, code), never its message or arguments, because an order's text may be in
@@ -28,8 +29,8 @@ import discord
 from bot.service import InvalidInput, NotFound, OrderRefused, ServiceError
 from bot.store import Game
 
-__all__ = ["Reply", "answer", "send_reply", "as_message", "error_text", "game_for", "channel_game", "service_of",
-           "log_failure", "APOLOGY", "MESSAGE_LIMIT", "NO_MENTIONS"]
+__all__ = ["Reply", "answer", "send_reply", "as_message", "error_text", "code_block", "game_for", "channel_game",
+           "service_of", "log_failure", "APOLOGY", "MESSAGE_LIMIT", "NO_MENTIONS"]
 
 log = logging.getLogger("cogs")
 
@@ -57,8 +58,17 @@ def error_text(error: ServiceError) -> str:
     """How a refusal reads: a refused order as the engine's explanation (the offending part
     pointed at) in a code block; any other refusal as its message and hint."""
     if isinstance(error, OrderRefused):
-        return f"Order refused:\n```\n{error.describe()}\n```"
+        return f"Order refused:\n{code_block(error.describe())}"
     return error.describe()
+
+
+def code_block(text: str) -> str:
+    """``text`` in a Discord code block that the text cannot close: a zero-width space goes between
+    backquotes, so a typed ```` ``` ```` shows as typed and the block (and the caret under the
+    order) stays whole."""
+    while "``" in text:
+        text = text.replace("``", "`\u200b`")
+    return f"```\n{text}\n```"
 
 
 def log_failure(what: str, exc: BaseException) -> None:

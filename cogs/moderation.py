@@ -27,7 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.events import EVENTS
-from bot.service import NotFound, ServiceError
+from bot.service import Moderator, NotFound, ServiceError
 
 from . import APOLOGY, NO_MENTIONS, Reply, answer, error_text, game_for, log_failure, outcome, send_reply, service_of
 
@@ -191,7 +191,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
     async def lock(self, interaction: discord.Interaction) -> None:
         async def work() -> str:
             game = await game_for(interaction)
-            game = await self.service.lock_orders(game.id, actor=interaction.user.id)
+            game = await self.service.lock_orders(game.id, actor=_moderator(interaction))
             return f"Orders for update {game.update_no} of {game.name} are locked."
 
         await answer(interaction, work)
@@ -201,7 +201,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
     async def unlock(self, interaction: discord.Interaction) -> None:
         async def work() -> str:
             game = await game_for(interaction)
-            game = await self.service.unlock_orders(game.id, actor=interaction.user.id)
+            game = await self.service.unlock_orders(game.id, actor=_moderator(interaction))
             return f"Orders for update {game.update_no} of {game.name} are open again."
 
         await answer(interaction, work)
@@ -220,7 +220,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
 
         async def act() -> str:
             game = found["game"]
-            result = await self.service.resolve_now(game.id, actor=interaction.user.id)
+            result = await self.service.resolve_now(game.id, actor=_moderator(interaction))
             if result.resolved:
                 return (f"Update {result.update_no} of {game.name} is resolved; the board and the report are "
                         f"being posted." + (" The game has ended." if result.ended else ""))
@@ -243,7 +243,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
                     f"(kept in the history) and the pending orders for update {game.update_no} are cancelled.")
 
         async def act() -> str:
-            game = await self.service.rollback(found["game"].id, to_update=update, actor=interaction.user.id,
+            game = await self.service.rollback(found["game"].id, to_update=update, actor=_moderator(interaction),
                                                reason=reason or "")
             return f"{game.name} is back at the board after update {update}; orders are open for update {game.update_no}."
 
@@ -255,7 +255,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
     async def extend(self, interaction: discord.Interaction, minutes: app_commands.Range[int, 1, 10_080]) -> None:
         async def work() -> str:
             game = await game_for(interaction)
-            game = await self.service.extend(game.id, minutes=minutes, actor=interaction.user.id)
+            game = await self.service.extend(game.id, minutes=minutes, actor=_moderator(interaction))
             return f"The deadline of update {game.update_no} is now {game.deadline_at:%Y-%m-%d %H:%M} UTC."
 
         await answer(interaction, work)
@@ -270,7 +270,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
                     owner: Optional[app_commands.Range[str, 1, 32]] = None) -> None:
         async def work() -> str:
             game = await game_for(interaction)
-            await self.service.place_piece(game.id, actor=interaction.user.id, kind=kind, square=square, owner=owner)
+            await self.service.place_piece(game.id, actor=_moderator(interaction), kind=kind, square=square, owner=owner)
             return "Placed. The channel is told of the edit."
 
         await answer(interaction, work)
@@ -289,7 +289,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
             return f"Remove {what} on {square} in **{game.name}**?"
 
         async def act() -> str:
-            await self.service.remove_piece(found["game"].id, actor=interaction.user.id, square=square, kind=kind)
+            await self.service.remove_piece(found["game"].id, actor=_moderator(interaction), square=square, kind=kind)
             return "Removed. The channel is told of the edit."
 
         await confirm(interaction, prepare, act)
@@ -301,7 +301,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
                    target: app_commands.Range[str, 1, 40]) -> None:
         async def work() -> str:
             game = await game_for(interaction)
-            await self.service.move_piece(game.id, actor=interaction.user.id, origin=origin, target=target)
+            await self.service.move_piece(game.id, actor=_moderator(interaction), origin=origin, target=target)
             return "Moved. The channel is told of the edit."
 
         await answer(interaction, work)
@@ -313,7 +313,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
                       amount: app_commands.Range[str, 1, 20]) -> None:
         async def work() -> str:
             game = await game_for(interaction)
-            await self.service.set_balance(game.id, actor=interaction.user.id, player=player, amount=amount)
+            await self.service.set_balance(game.id, actor=_moderator(interaction), player=player, amount=amount)
             return "Balance set. The channel is told of the edit."
 
         await answer(interaction, work)
@@ -337,7 +337,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
                     f"and they cannot join again.")
 
         async def act() -> str:
-            await self.service.kick(found["game"].id, actor=interaction.user.id, user_id=member.id,
+            await self.service.kick(found["game"].id, actor=_moderator(interaction), user_id=member.id,
                                     reason=reason or "")
             return "The player is removed. The channel is told."
 
@@ -360,9 +360,9 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
         async def work() -> str:
             game = await game_for(interaction)
             if action == "start":
-                await self.service.start_event(game.id, actor=interaction.user.id, name=name)
+                await self.service.start_event(game.id, actor=_moderator(interaction), name=name)
                 return "The event starts. The channel is told."
-            await self.service.stop_event(game.id, actor=interaction.user.id, name=name)
+            await self.service.stop_event(game.id, actor=_moderator(interaction), name=name)
             return "The event ends. The channel is told."
 
         await answer(interaction, work)
@@ -373,7 +373,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
     async def announce(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1800]) -> None:
         async def work() -> str:
             game = await game_for(interaction)
-            await self.service.announce(game.id, actor=interaction.user.id, text=text)
+            await self.service.announce(game.id, actor=_moderator(interaction), text=text)
             return f"Announced in the channel of {game.name}."
 
         await answer(interaction, work)
@@ -390,6 +390,11 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
             return text
 
         await answer(interaction, work)
+
+
+def _moderator(interaction: discord.Interaction) -> Moderator:
+    """The service's token for a moderator the :func:`moderator_only` check let through."""
+    return Moderator(user_id=interaction.user.id, guild_id=interaction.guild_id)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -14,10 +14,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.variants import playable_presets
+from bot.engine.resolution import playable_presets
 
 from . import answer, game_for, service_of
-from .moderation import confirm, moderator_only
+from .moderation import _moderator, confirm, moderator_only
 
 __all__ = ["GameSetupCog", "setup"]
 
@@ -54,7 +54,7 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
             settings = {key: value for key, value in (("length", length), ("events_from", events_from))
                         if value is not None} or None
             game = await self.service.create_game(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                                                  actor=interaction.user.id, ruleset=ruleset, name=name,
+                                                  actor=_moderator(interaction), ruleset=ruleset, name=name,
                                                   settings=settings, schedule=schedule or "manual")
             rounds = f"{length} updates" if length is not None else "no set length"
             return (f"Created game {game.id}, **{game.name}** ({game.ruleset}) in this channel: schedule "
@@ -68,7 +68,7 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
     async def start(self, interaction: discord.Interaction) -> None:
         async def work() -> str:
             game = await game_for(interaction)
-            game = await self.service.start_game(game.id, actor=interaction.user.id)
+            game = await self.service.start_game(game.id, actor=_moderator(interaction))
             return f"{game.name} has started; the channel is told. Deadline: {_when(game.deadline_at)}."
 
         await answer(interaction, work)
@@ -80,7 +80,7 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
                     reason: Optional[app_commands.Range[str, 1, 300]] = None) -> None:
         async def work() -> str:
             game = await game_for(interaction)
-            game = await self.service.pause_game(game.id, actor=interaction.user.id, reason=reason or "")
+            game = await self.service.pause_game(game.id, actor=_moderator(interaction), reason=reason or "")
             return f"{game.name} is paused; the channel is told. /game resume restarts the clock."
 
         await answer(interaction, work)
@@ -90,7 +90,7 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
     async def resume(self, interaction: discord.Interaction) -> None:
         async def work() -> str:
             game = await game_for(interaction)
-            game = await self.service.resume_game(game.id, actor=interaction.user.id)
+            game = await self.service.resume_game(game.id, actor=_moderator(interaction))
             return f"{game.name} resumes. Deadline: {_when(game.deadline_at)}."
 
         await answer(interaction, work)
@@ -101,7 +101,7 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
     async def schedule(self, interaction: discord.Interaction, schedule: app_commands.Range[str, 1, 60]) -> None:
         async def work() -> str:
             game = await game_for(interaction)
-            game = await self.service.configure(game.id, actor=interaction.user.id, schedule=schedule)
+            game = await self.service.configure(game.id, actor=_moderator(interaction), schedule=schedule)
             return (f"{game.name} now resolves {self.service.schedule(game).describe()}. "
                     f"Deadline: {_when(game.deadline_at)}.")
 
@@ -139,7 +139,7 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
                         f"palette {current.palette}, events_from {first if first is not None else 'none (no events)'}, "
                         f"secret_notice {current.secret_notice!r}, schedule "
                         f"{self.service.schedule(game).describe()}. Give an option to change it.")
-            game = await self.service.configure(game.id, actor=interaction.user.id, settings=changes or None,
+            game = await self.service.configure(game.id, actor=_moderator(interaction), settings=changes or None,
                                                 name=name)
             changed = ", ".join([*(f"{k} = {v!r}" for k, v in changes.items()), *([f"name = {name!r}"] if name else [])])
             return f"{game.name}: changed {changed}."
@@ -160,7 +160,7 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
                     f"timelapse is posted. This cannot be undone.")
 
         async def act() -> str:
-            game = await self.service.end_game(found["game"].id, actor=interaction.user.id, reason=reason or "")
+            game = await self.service.end_game(found["game"].id, actor=_moderator(interaction), reason=reason or "")
             return f"{game.name} has ended; the channel is told."
 
         await confirm(interaction, prepare, act)

@@ -16,11 +16,11 @@ import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.scheduler import RETRY_AFTER, GameScheduler, job_id
-from bot.service import Service, WrongTime
+from bot.service import Moderator, Service, WrongTime
 from bot.store import Store
 
 T0 = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
-MOD = 99
+MOD = Moderator(user_id=99, guild_id=1)     # a moderator of the tests' server
 PLAYERS = [(1, "Alice", "Red"), (2, "Bob", "Blue"), (3, "Cleo", "Green")]
 KINGS = {1: "K(0,0)", 2: "K(5,0)", 3: "K(0,5)"}
 

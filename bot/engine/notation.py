@@ -30,7 +30,7 @@ from .ruleset import Ruleset
 
 __all__ = ["Move", "Generate", "Resign", "Action", "Line", "Submission", "OrderError", "OrderSyntaxError",
            "IllegalOrderError", "AmbiguousOrderError", "parse_submission", "parse_line", "format_action",
-           "format_line", "format_submission", "ENERGY", "MAX_ORDER_LENGTH"]
+           "format_line", "format_submission", "shown_text", "ENERGY", "MAX_ORDER_LENGTH"]
 
 ENERGY = "energy"
 #: Longer texts are refused before parsing: no order needs more, and a bot must not chew on 100 KB.
@@ -90,6 +90,15 @@ class Submission:
 
 
 # ----------------------------------------------------------------------------- errors
+def shown_text(text: str) -> str:
+    """``text`` safe to print, one character for one so that a caret under it stays in place:
+    blanks (tabs, carriage returns) become spaces, and characters that move or recolour what
+    follows (ANSI escapes, bidi overrides and isolates) or print as nothing (other control and
+    format characters) become U+FFFD."""
+    return "".join(" " if c.isspace() else "\ufffd" if unicodedata.category(c)[0] in "CZ" and c != " " else c
+                   for c in text)
+
+
 class OrderError(ValueError):
     """An order that is refused. ``span`` is (start, end) in the submitted text."""
 
@@ -111,7 +120,7 @@ class OrderError(ValueError):
         lines = [self.reason]
         if self.text and "\n" not in self.text and len(self.text) <= 200:
             start, end = self.span
-            lines.append(f"  {self.text}")
+            lines.append(f"  {shown_text(self.text)}")
             lines.append("  " + " " * start + "^" * max(1, end - start))
         if self.hint:
             lines.append(f"Hint: {self.hint}")

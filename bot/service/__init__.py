@@ -13,6 +13,7 @@ Each use case is one transaction under the game's lock, scoped by game id, and r
 :class:`~.publishing.OutboxRelay` through a :class:`~.publishing.Publisher`.
 """
 
+from .actors import Moderator
 from .base import Clock, utc_now
 from .errors import Conflict, InvalidInput, NotAllowed, NotFound, OrderRefused, ServiceError, WrongTime
 from .games import GameCases, Joined
@@ -24,7 +25,7 @@ from .updates import HistoryEntry, Resolution, UpdateCases
 from .views import OrderStatus, Picture, PlayerView, ViewCases
 
 __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowed", "WrongTime", "InvalidInput",
-           "Conflict", "OrderRefused", "Joined", "Receipt", "Resolution", "HistoryEntry", "PlayerView", "OrderStatus",
+           "Conflict", "OrderRefused", "Moderator", "Joined", "Receipt", "Resolution", "HistoryEntry", "PlayerView", "OrderStatus",
            "Picture", "GameSettings", "Schedule", "Publisher", "PublishError", "UndeliverableError", "FilePublisher",
            "MemoryPublisher", "OutboxRelay"]
 

@@ -7,12 +7,13 @@ import unicodedata
 from dataclasses import dataclass
 
 from bot.engine import serialize
-from bot.engine.variants import VariantUnavailable, playable_presets, variant_for
+from bot.engine.resolution import missing_rules, playable_presets
 from bot.engine.ruleset import Ruleset, load_preset, preset_names
 from bot.engine.state import GameState
 from bot.render.palette import resolve_colour
 from bot.store import Game, PlayerRow
 
+from .actors import Moderator, require_moderator
 from .base import ServiceBase, is_row_number
 from .errors import Conflict, InvalidInput, NotAllowed, WrongTime, shown
 from .settings import MAX_NAME_LENGTH, GameSettings, Schedule
@@ -64,17 +65,19 @@ class Joined:
 
 class GameCases(ServiceBase):
     # ------------------------------------------------------------------ the life of a game
-    async def create_game(self, *, guild_id: int, channel_id: int, actor: int, ruleset: str = "neisg",
+    async def create_game(self, *, guild_id: int, channel_id: int, actor: Moderator, ruleset: str = "neisg",
                           name: str | None = None, seed: int | str | None = None,
                           settings: dict | None = None, schedule: str | Schedule = "manual") -> Game:
         """A new game in a channel or thread (status ``setup``); one live game per channel."""
+        actor_id = require_moderator(actor, guild_id, "create a game")
         if ruleset not in preset_names():
             raise InvalidInput(f"unknown ruleset {shown(ruleset)}", hint=f"choose one of {', '.join(playable_presets())}")
         rules = load_preset(ruleset)
-        try:
-            variant_for(rules)
-        except VariantUnavailable as unavailable:  # a half-built preset would resolve by the wrong rules
-            raise InvalidInput(str(unavailable), hint=f"choose one of {', '.join(playable_presets())}") from None
+        missing = missing_rules(rules)
+        if missing:  # a half-built preset would resolve by the wrong rules
+            raise InvalidInput(f"{rules.title} ({ruleset}) cannot be played yet: Skirmish does not carry out its "
+                               f"{' and '.join(missing)} ({rules.section}) so far",
+                               hint=f"choose one of {', '.join(playable_presets())}")
         game_settings = GameSettings().changed(settings or {})
         self._check_events_from(rules, settings or {})
         game_schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)
@@ -92,19 +95,20 @@ class GameCases(ServiceBase):
                                hint="end it first, or create the game in another channel or thread")
             game_id = await q.insert_game(name=title, ruleset=ruleset, guild_id=guild_id, channel_id=channel_id,
                                           seed=seed_text, settings=game_settings.to_json(),
-                                          schedule=game_schedule.to_json(), created_at=self.now(), created_by=actor)
-            await q.audit(game_id=game_id, actor=actor, action="create",
+                                          schedule=game_schedule.to_json(), created_at=self.now(), created_by=actor_id)
+            await q.audit(game_id=game_id, actor=actor_id, action="create",
                           detail={"ruleset": ruleset, "name": title, "schedule": game_schedule.describe()},
                           at=self.now())
             return await q.game(game_id)
 
-    async def configure(self, game_id: int, *, actor: int, settings: dict | None = None,
+    async def configure(self, game_id: int, *, actor: Moderator, settings: dict | None = None,
                         schedule: str | Schedule | None = None, name: str | None = None) -> Game:
         """Change settings, the schedule or the name. A new schedule takes effect from the next deadline,
         unless the game has none yet (manual until now), when the deadline is set from now."""
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
+                actor_id = require_moderator(actor, game.guild_id, "change a game's settings")
                 if game.status == "ended":
                     raise WrongTime(f"game {game.id} ({game.name}) has ended")
                 changes: dict = {}
@@ -128,7 +132,7 @@ class GameCases(ServiceBase):
                 if not changes:
                     raise InvalidInput("nothing to change", hint="give settings, a schedule or a name")
                 await q.update_game(game.id, **changes)
-                await q.audit(game_id=game.id, actor=actor, action="configure", detail=detail, at=self.now())
+                await q.audit(game_id=game.id, actor=actor_id, action="configure", detail=detail, at=self.now())
                 game = await q.game(game.id)
         self._schedule_changed(game.id)
         return game
@@ -145,11 +149,12 @@ class GameCases(ServiceBase):
             raise WrongTime(f"events_from is fixed once an update is resolved (game {game.id} is at update "
                             f"{game.update_no})", hint="start an event now with /mod event start")
 
-    async def start_game(self, game_id: int, *, actor: int) -> Game:
+    async def start_game(self, game_id: int, *, actor: Moderator) -> Game:
         """Open update 1 for orders: the empty board is snapshot (0, 0)."""
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
+                actor_id = require_moderator(actor, game.guild_id, "start a game")
                 if game.status != "setup":
                     raise WrongTime(f"game {game.id} ({game.name}) has already started")
                 ruleset = self.ruleset(game)
@@ -161,7 +166,7 @@ class GameCases(ServiceBase):
                                         reason="start", created_at=now)
                 await q.update_game(game.id, status="running", update_no=1, snapshot_update=0, snapshot_revision=0,
                                     **self._deadlines(game, self.schedule(game), now))
-                await q.audit(game_id=game.id, actor=actor, action="start", detail={}, at=now)
+                await q.audit(game_id=game.id, actor=actor_id, action="start", detail={}, at=now)
                 game = await q.game(game.id)
                 when = f" Orders close at {game.deadline_at:%Y-%m-%d %H:%M} UTC." if game.deadline_at else ""
                 await self._post(q, game, 0, "announcement",
@@ -170,26 +175,28 @@ class GameCases(ServiceBase):
         self._schedule_changed(game.id)
         return game
 
-    async def pause_game(self, game_id: int, *, actor: int, reason: str = "") -> Game:
+    async def pause_game(self, game_id: int, *, actor: Moderator, reason: str = "") -> Game:
         """Stop the clock: no deadline falls while paused; resuming shifts it by the paused time."""
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
+                actor_id = require_moderator(actor, game.guild_id, "pause a game")
                 if game.status != "running":
                     raise WrongTime(f"game {game.id} ({game.name}) is {game.status}, not running")
                 now = self.now()
                 await q.update_game(game.id, status="paused", paused_at=now)
-                await q.audit(game_id=game.id, actor=actor, action="pause", detail={"reason": reason[:500]}, at=now)
+                await q.audit(game_id=game.id, actor=actor_id, action="pause", detail={"reason": reason[:500]}, at=now)
                 await self._post(q, game, game.update_no, "announcement",
                                  f"**{game.name}** is paused" + (f": {reason[:500]}" if reason else "."))
                 game = await q.game(game.id)
         self._schedule_changed(game.id)
         return game
 
-    async def resume_game(self, game_id: int, *, actor: int) -> Game:
+    async def resume_game(self, game_id: int, *, actor: Moderator) -> Game:
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
+                actor_id = require_moderator(actor, game.guild_id, "resume a game")
                 if game.status != "paused":
                     raise WrongTime(f"game {game.id} ({game.name}) is not paused")
                 now = self.now()
@@ -199,7 +206,7 @@ class GameCases(ServiceBase):
                     changes["deadline_at"] = game.deadline_at + paused_for
                     changes["lock_at"] = game.lock_at + paused_for if game.lock_at else None
                 await q.update_game(game.id, **changes)
-                await q.audit(game_id=game.id, actor=actor, action="resume",
+                await q.audit(game_id=game.id, actor=actor_id, action="resume",
                               detail={"paused_seconds": round(paused_for.total_seconds())}, at=now)
                 game = await q.game(game.id)
                 when = f" Orders close at {game.deadline_at:%Y-%m-%d %H:%M} UTC." if game.deadline_at else ""
@@ -207,15 +214,16 @@ class GameCases(ServiceBase):
         self._schedule_changed(game.id)
         return game
 
-    async def end_game(self, game_id: int, *, actor: int, reason: str = "") -> Game:
+    async def end_game(self, game_id: int, *, actor: Moderator, reason: str = "") -> Game:
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
+                actor_id = require_moderator(actor, game.guild_id, "end a game")
                 if game.status == "ended":
                     raise WrongTime(f"game {game.id} ({game.name}) has already ended")
                 if game.claimed_by is not None:
                     raise WrongTime(f"update {game.update_no} of game {game.id} is being resolved; try again in a moment")
-                await self._finish(q, game, actor, reason or "ended by a moderator")
+                await self._finish(q, game, actor_id, reason or "ended by a moderator")
                 game = await q.game(game.id)
         self._schedule_changed(game.id)
         return game

@@ -21,6 +21,7 @@ from bot.engine.ruleset import Ruleset
 from bot.engine.state import ActiveEvent, GameState
 from bot.store import Game
 
+from .actors import Moderator, require_moderator
 from .base import ServiceBase, is_row_number
 from .errors import InvalidInput, NotFound, WrongTime, shown
 
@@ -53,13 +54,14 @@ def parse_amount(text: str | int | Fraction) -> Fraction:
 
 
 class ModerationCases(ServiceBase):
-    async def _edit(self, game_id: int, actor: int, action: str, change: Callable[[Ruleset, GameState], tuple[str, dict]],
+    async def _edit(self, game_id: int, actor: Moderator, action: str, change: Callable[[Ruleset, GameState], tuple[str, dict]],
                     *, also=None) -> Game:
         """Apply ``change`` to a copy of the working state and store it as a new revision; ``also``
         (``async (queries, game)``) does the rest of the use case in the same transaction."""
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
+                actor_id = require_moderator(actor, game.guild_id, _EDITS[action])
                 self._require_live(game)
                 if game.claimed_by is not None:
                     raise WrongTime(f"update {game.update_no} is being resolved; edit once the board is posted")
@@ -74,7 +76,7 @@ class ModerationCases(ServiceBase):
                                         base_revision=None, state=serialize.dumps(state), orders={}, seed=game.seed,
                                         report=None, reason=f"edit: {description}", created_at=now)
                 await q.update_game(game.id, snapshot_revision=revision)
-                await q.audit(game_id=game.id, actor=actor, action=action,
+                await q.audit(game_id=game.id, actor=actor_id, action=action,
                               detail={**detail, "revision": revision, "update": game.snapshot_update}, at=now)
                 self._states[game.id] = ((game.snapshot_update, revision), state)
                 if also is not None:
@@ -100,7 +102,7 @@ class ModerationCases(ServiceBase):
                 return player
         raise NotFound(f"no player named {shown(name)} in this game", hint="leave the owner empty for a neutral piece")
 
-    async def place_piece(self, game_id: int, *, actor: int, kind: str, square: str, owner: str | None) -> Game:
+    async def place_piece(self, game_id: int, *, actor: Moderator, kind: str, square: str, owner: str | None) -> Game:
         def change(ruleset: Ruleset, state: GameState):
             letter = self._kind(ruleset, kind)
             at = parse_square(square)
@@ -119,7 +121,7 @@ class ModerationCases(ServiceBase):
                     {"kind": letter, "square": list(at), "owner": who})
         return await self._edit(game_id, actor, "place", change)
 
-    async def remove_piece(self, game_id: int, *, actor: int, square: str, kind: str | None = None) -> Game:
+    async def remove_piece(self, game_id: int, *, actor: Moderator, square: str, kind: str | None = None) -> Game:
         def change(ruleset: Ruleset, state: GameState):
             at = parse_square(square)
             pieces = list(state.board.at(at))
@@ -136,7 +138,7 @@ class ModerationCases(ServiceBase):
                     {"square": list(at), "kind": pieces[0].kind, "owner": pieces[0].owner})
         return await self._edit(game_id, actor, "remove", change)
 
-    async def move_piece(self, game_id: int, *, actor: int, origin: str, target: str) -> Game:
+    async def move_piece(self, game_id: int, *, actor: Moderator, origin: str, target: str) -> Game:
         def change(ruleset: Ruleset, state: GameState):
             start, end = parse_square(origin), parse_square(target)
             pieces = state.board.at(start)
@@ -154,7 +156,7 @@ class ModerationCases(ServiceBase):
                     {"from": list(start), "to": list(end), "kind": piece.kind, "owner": piece.owner})
         return await self._edit(game_id, actor, "move", change)
 
-    async def set_balance(self, game_id: int, *, actor: int, player: str, amount: str | int) -> Game:
+    async def set_balance(self, game_id: int, *, actor: Moderator, player: str, amount: str | int) -> Game:
         def change(ruleset: Ruleset, state: GameState):
             name = self._owner(state, player)
             if name is None:
@@ -167,7 +169,7 @@ class ModerationCases(ServiceBase):
                     {"player": name, "from": str(before), "to": str(value)})
         return await self._edit(game_id, actor, "balance", change)
 
-    async def start_event(self, game_id: int, *, actor: int, name: str) -> Game:
+    async def start_event(self, game_id: int, *, actor: Moderator, name: str) -> Game:
         def change(ruleset: Ruleset, state: GameState):
             event = _event_name(name)
             if any(e.name == event for e in state.events):
@@ -178,7 +180,7 @@ class ModerationCases(ServiceBase):
             return (f"the event {event} starts: {EVENTS[event]}", {"event": event})
         return await self._edit(game_id, actor, "event_start", change)
 
-    async def stop_event(self, game_id: int, *, actor: int, name: str) -> Game:
+    async def stop_event(self, game_id: int, *, actor: Moderator, name: str) -> Game:
         def change(ruleset: Ruleset, state: GameState):
             event = _event_name(name)
             if not any(e.name == event for e in state.events):
@@ -188,10 +190,11 @@ class ModerationCases(ServiceBase):
             return (f"the event {event} ends", {"event": event})
         return await self._edit(game_id, actor, "event_stop", change)
 
-    async def kick(self, game_id: int, *, actor: int, user_id: int, reason: str = "") -> Game:
+    async def kick(self, game_id: int, *, actor: Moderator, user_id: int, reason: str = "") -> Game:
         """Remove a player: their pieces leave the board, their order is cancelled, they may not re-join."""
         async with self.store.snapshot_read() as q:
             game = await self._game(q, game_id)
+            require_moderator(actor, game.guild_id, _EDITS["kick"])
             row = await q.player(game.id, user_id) if is_row_number(user_id) else None
         if row is None or row.status == "kicked":
             raise NotFound(f"that user is not a player of game {game_id}")
@@ -213,15 +216,22 @@ class ModerationCases(ServiceBase):
                 await q.set_order_status(order.id, "cancelled")
         return await self._edit(game_id, actor, "kick", change, also=also)
 
-    async def announce(self, game_id: int, *, actor: int, text: str) -> int:
+    async def announce(self, game_id: int, *, actor: Moderator, text: str) -> int:
         text = str(text).strip()
-        if not text or len(text) > 1800:
-            raise InvalidInput("an announcement is 1 to 1,800 characters")
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
-                await q.audit(game_id=game.id, actor=actor, action="announce", detail={"text": text}, at=self.now())
+                actor_id = require_moderator(actor, game.guild_id, "announce in a game's channel")
+                if not text or len(text) > 1800:
+                    raise InvalidInput("an announcement is 1 to 1,800 characters")
+                await q.audit(game_id=game.id, actor=actor_id, action="announce", detail={"text": text}, at=self.now())
                 return await self._post(q, game, game.update_no, "announcement", text)
+
+
+#: what each edit is, in "only a moderator may ..." (its audit action -> words)
+_EDITS = {"place": "place a piece", "remove": "remove a piece", "move": "move a piece",
+          "balance": "set a player's balance", "event_start": "start an event", "event_stop": "stop an event",
+          "kick": "remove a player from a game"}
 
 
 def _names(ruleset: Ruleset, pieces) -> str:

@@ -12,6 +12,7 @@ from datetime import datetime
 from bot.engine.validation import check_order
 from bot.store import Game, OrderRow
 
+from .actors import Moderator, require_moderator
 from .base import ServiceBase
 from .errors import InvalidInput, NotAllowed, NotFound, OrderRefused, WrongTime
 
@@ -44,11 +45,11 @@ class Receipt:
 
 class OrderCases(ServiceBase):
     async def submit_order(self, game_id: int, *, user_id: int, text: str, source: str = "channel",
-                           actor: int | None = None) -> Receipt:
+                           actor: Moderator | None = None) -> Receipt:
         """Validate ``text`` for ``user_id`` and keep it as their order for the open update.
 
-        ``source`` is ``channel``, ``dm`` (a secret order) or ``moderator`` (entered by ``actor`` on
-        the player's behalf; audited). Raises :class:`OrderRefused` with the engine's reason."""
+        ``source`` is ``channel``, ``dm`` (a secret order) or ``moderator`` (entered by ``actor``, a
+        :class:`~.actors.Moderator`, on the player's behalf; audited). Raises :class:`OrderRefused` with the engine's reason."""
         if source not in SOURCES:
             raise InvalidInput(f"an order comes from one of {', '.join(SOURCES)}, not {source!r}")
         if not isinstance(text, str):
@@ -56,6 +57,8 @@ class OrderCases(ServiceBase):
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
+                actor_id = require_moderator(actor, game.guild_id, "enter an order for a player") \
+                    if source == "moderator" else None
                 self._require_open(game)
                 ruleset = self.ruleset(game)
                 if source == "dm" and not ruleset.orders.secret:
@@ -78,7 +81,7 @@ class OrderCases(ServiceBase):
                     if notice:
                         await self._post(q, game, game.update_no, "notice", notice)
                 if source == "moderator":
-                    await q.audit(game_id=game.id, actor=actor or 0, action="order",
+                    await q.audit(game_id=game.id, actor=actor_id, action="order",
                                   detail={"player": player.name, "order": checked.canonical}, at=now)
                 return Receipt(game.id, game.update_no, player.name, checked.canonical, secret,
                                None if previous is None else previous.canonical, game.deadline_at)

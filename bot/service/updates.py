@@ -23,6 +23,7 @@ from bot.engine.state import GameState
 from bot.render.board import render_board
 from bot.store import Game
 
+from .actors import Moderator, require_moderator
 from .base import ServiceBase, is_row_number, with_joiners
 from .errors import InvalidInput, NotFound, WrongTime
 from .faults import fault_point
@@ -117,15 +118,17 @@ class UpdateCases(ServiceBase):
         return freed
 
     # ------------------------------------------------------------------ the lock
-    async def lock_orders(self, game_id: int, *, actor: int | None = None) -> Game:
-        """Freeze the order book of the open update (a moderator, or the scheduler at the lock time)."""
+    async def lock_orders(self, game_id: int, *, actor: Moderator) -> Game:
+        """A moderator freezes the order book of the open update (the scheduler's lock at the lock
+        time is :meth:`lock_if_due`)."""
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
+                actor_id = require_moderator(actor, game.guild_id, "lock a game's orders")
                 self._require_live(game)
                 if game.locked:
                     raise WrongTime(f"orders for update {game.update_no} are already locked")
-                await self._lock(q, game, actor)
+                await self._lock(q, game, actor_id)
                 return await q.game(game.id)
 
     async def _lock(self, q, game: Game, actor: int | None) -> None:
@@ -172,10 +175,11 @@ class UpdateCases(ServiceBase):
                                  f"{', '.join(waiting)}. Orders close at {closes:%Y-%m-%d %H:%M} UTC.")
                 return True
 
-    async def unlock_orders(self, game_id: int, *, actor: int) -> Game:
+    async def unlock_orders(self, game_id: int, *, actor: Moderator) -> Game:
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
+                actor_id = require_moderator(actor, game.guild_id, "unlock a game's orders")
                 self._require_live(game)
                 if not game.locked:
                     raise WrongTime(f"orders for update {game.update_no} are not locked")
@@ -183,17 +187,18 @@ class UpdateCases(ServiceBase):
                     raise WrongTime(f"update {game.update_no} is being resolved and cannot be unlocked")
                 await q.update_game(game.id, locked=False)
                 await q.move_orders(game.id, game.update_no, "locked", "pending")
-                await q.audit(game_id=game.id, actor=actor, action="unlock", detail={"update": game.update_no},
+                await q.audit(game_id=game.id, actor=actor_id, action="unlock", detail={"update": game.update_no},
                               at=self.now())
                 await self._post(q, game, game.update_no, "announcement",
                                  f"Orders for update {game.update_no} are open again.")
                 return await q.game(game.id)
 
     # ------------------------------------------------------------------ resolution
-    async def resolve_now(self, game_id: int, *, actor: int) -> Resolution:
+    async def resolve_now(self, game_id: int, *, actor: Moderator) -> Resolution:
         """A moderator's "resolve now": the open update, whatever its deadline (audited)."""
         async with self.store.snapshot_read() as q:
             game = await self._game(q, game_id)
+        actor_id = require_moderator(actor, game.guild_id, "resolve an update now")
         if game.status != "running":
             raise WrongTime(f"game {game.id} ({game.name}) is {game.status}, not running")
         result = await self.resolve_if_due(game.id, game.update_no, force=True)
@@ -201,7 +206,7 @@ class UpdateCases(ServiceBase):
             raise WrongTime(f"update {game.update_no} is already being resolved")
         if result.resolved:
             async with self.store.transaction() as q:
-                await q.audit(game_id=game.id, actor=actor, action="resolve", detail={"update": game.update_no},
+                await q.audit(game_id=game.id, actor=actor_id, action="resolve", detail={"update": game.update_no},
                               at=self.now())
         return result
 
@@ -310,14 +315,15 @@ class UpdateCases(ServiceBase):
                 return ended
 
     # ------------------------------------------------------------------ moderator timing
-    async def extend(self, game_id: int, *, minutes: float, actor: int) -> Game:
+    async def extend(self, game_id: int, *, minutes: float, actor: Moderator) -> Game:
         """Move the deadline (and the lock) later; refused while paused. A lock that moves into the
         future reopens the order book."""
-        if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not 0 < minutes <= 7 * 24 * 60:
-            raise InvalidInput(f"extend by 1 minute to a week (10,080 minutes), not {minutes!r}")
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
+                actor_id = require_moderator(actor, game.guild_id, "extend a deadline")
+                if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not 0 < minutes <= 7 * 24 * 60:
+                    raise InvalidInput(f"extend by 1 minute to a week (10,080 minutes), not {minutes!r}")
                 self._require_live(game)
                 if game.status == "paused":
                     raise WrongTime(f"game {game.id} is paused: its clock is stopped",
@@ -336,7 +342,7 @@ class UpdateCases(ServiceBase):
                     changes["locked"] = False
                     await q.move_orders(game.id, game.update_no, "locked", "pending")
                 await q.update_game(game.id, **changes)
-                await q.audit(game_id=game.id, actor=actor, action="extend",
+                await q.audit(game_id=game.id, actor=actor_id, action="extend",
                               detail={"minutes": minutes, "deadline": deadline.isoformat()}, at=now)
                 await self._post(q, game, game.update_no, "announcement",
                                  f"The deadline of update {game.update_no} is extended to "
@@ -345,12 +351,13 @@ class UpdateCases(ServiceBase):
         self._schedule_changed(game.id)
         return game
 
-    async def rollback(self, game_id: int, *, to_update: int, actor: int, reason: str = "") -> Game:
+    async def rollback(self, game_id: int, *, to_update: int, actor: Moderator, reason: str = "") -> Game:
         """Make update ``to_update``'s last revision current again. Later snapshots are kept, marked
         rolled back; pending orders are cancelled (their players are told); nothing posted is deleted."""
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
+                actor_id = require_moderator(actor, game.guild_id, "roll a game back")
                 self._require_live(game)
                 if game.claimed_by is not None:
                     raise WrongTime(f"update {game.update_no} is being resolved; roll back once it is posted")
@@ -372,7 +379,7 @@ class UpdateCases(ServiceBase):
                            "snapshot_revision": target.revision, "locked": False}
                 changes.update(self._deadlines(game, self.schedule(game), now))
                 await q.update_game(game.id, **changes)
-                await q.audit(game_id=game.id, actor=actor, action="rollback",
+                await q.audit(game_id=game.id, actor=actor_id, action="rollback",
                               detail={"to": to_update, "from": game.snapshot_update, "snapshots_undone": undone,
                                       "reason": reason[:500]}, at=now)
                 self._forget_state(game.id)

@@ -15,7 +15,7 @@ import pytest
 
 from bot.client import SkirmishBot
 from bot.config import Config
-from bot.service import Service
+from bot.service import Moderator, Service
 from bot.store import Store
 
 #: The service's clock starts far in the future: the bot runs the real APScheduler, which fires on the
@@ -77,12 +77,17 @@ class World:
         self.bob = self.guild.add_member(env.create_user("bob"))
         self.cleo = self.guild.add_member(env.create_user("cleo"))
 
+    @property
+    def moderator(self) -> Moderator:
+        """The server's moderator, as the cogs vouch for one to the service."""
+        return Moderator(user_id=MODERATOR, guild_id=self.guild.id)
+
     async def game(self, channel=None, *, ruleset: str = "neisg", start: bool = True, **options):
         channel = channel or self.channel
-        game = await self.service.create_game(guild_id=self.guild.id, channel_id=channel.id, actor=MODERATOR,
+        game = await self.service.create_game(guild_id=self.guild.id, channel_id=channel.id, actor=self.moderator,
                                               ruleset=ruleset, seed=7, **options)
         if start:
-            game = await self.service.start_game(game.id, actor=MODERATOR)
+            game = await self.service.start_game(game.id, actor=self.moderator)
         await self.env.settle()
         return game
 
@@ -90,7 +95,7 @@ class World:
         return await self.service.join(game.id, user_id=member.id, name=name or member.name, colour=colour)
 
     async def resolve(self, game):
-        resolution = await self.service.resolve_now(game.id, actor=MODERATOR)
+        resolution = await self.service.resolve_now(game.id, actor=self.moderator)
         await self.env.settle()
         return resolution
 

@@ -12,6 +12,7 @@ from discord.http import Route
 from bot.client import COGS, SkirmishBot, bot_intents
 from bot.config import Config
 from bot.scheduler import GameScheduler
+from bot.service import Moderator
 
 PLAYER_COMMANDS = {"join", "move", "orders", "cancel", "board", "health", "pieces", "rules", "history", "event",
                    "help"}
@@ -37,8 +38,8 @@ async def test_setup_hook_wires_everything_and_close_undoes_it(tmp_path):
         member = guild.add_member(env.create_user("alice"))
         assert set(member.available_commands(channel)) == PLAYER_COMMANDS | MODERATOR_COMMANDS
         assert set(member.user.available_commands()) == PLAYER_COMMANDS - {"join"}
-        game = await bot.service.create_game(guild_id=guild.id, channel_id=channel.id, actor=1, seed=1)
-        await bot.service.start_game(game.id, actor=1)
+        game = await bot.service.create_game(guild_id=guild.id, channel_id=channel.id, actor=Moderator(user_id=1, guild_id=guild.id), seed=1)
+        await bot.service.start_game(game.id, actor=Moderator(user_id=1, guild_id=guild.id))
         await env.settle()
         assert channel.last_message.content.startswith("**neisg game** has started")
         store = bot.store

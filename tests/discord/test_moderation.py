@@ -112,7 +112,7 @@ async def test_extend_moves_the_deadline_and_a_manual_game_is_explained(world, m
     manual = await world.game()
     refused = await mods.referee.slash(world.channel, "mod extend", minutes=30)
     assert "has no deadline" in refused.response.content
-    await world.service.end_game(manual.id, actor=1)
+    await world.service.end_game(manual.id, actor=world.moderator)
     game = await world.game(schedule="every 1 hour")
     result = await mods.referee.slash(world.channel, "mod extend", minutes=30)
     assert "2099-11-22 13:30 UTC" in result.response.content

@@ -141,7 +141,7 @@ async def test_move_by_someone_who_has_not_joined(world):
 async def test_move_when_the_orders_are_locked(world):
     game = await world.game()
     await world.join(game, world.alice, "Red")
-    await world.service.lock_orders(game.id, actor=1)
+    await world.service.lock_orders(game.id, actor=world.moderator)
     result = await world.alice.slash(world.channel, "move", order="K(0,0)")
     assert "are locked" in result.response.content
 

@@ -263,8 +263,8 @@ async def test_closed_direct_messages_without_a_possible_thread_close_the_post(w
 
 
 async def test_a_missing_channel_is_undeliverable(world, service):
-    game = await service.create_game(guild_id=world.guild.id, channel_id=1234567, actor=1, seed=7)
-    await service.start_game(game.id, actor=1)
+    game = await service.create_game(guild_id=world.guild.id, channel_id=1234567, actor=world.moderator, seed=7)
+    await service.start_game(game.id, actor=world.moderator)
     await world.env.settle()
     [row] = await outbox(world, game)
     assert row.sent_at is not None and row.message_id is None

@@ -429,6 +429,18 @@ def test_describe_underlines_the_offending_part() -> None:
     assert lines[3].startswith("Hint: ")
 
 
+def test_describe_shows_the_text_one_character_for_one_without_controls() -> None:
+    """Tabs show as spaces; bidi overrides, ANSI escapes and zero-width characters, which would
+    reorder, recolour or hide the text around them, show as U+FFFD; the caret stays in place."""
+    text = "R(12,15)\t\u202e\x1b[31m\u200bplease"
+    with pytest.raises(OrderError) as caught:
+        parse_submission(text, NEISG)
+    lines = caught.value.describe().splitlines()
+    assert lines[1] == "  R(12,15) \ufffd\ufffd[31m\ufffdplease"
+    assert lines[2].index("^") == lines[1].index("\ufffd")
+    assert not any(c in caught.value.describe() for c in "\t\u202e\x1b\u200b")
+
+
 # ============================================================================ long texts
 def test_text_over_max_order_length_is_refused_before_parsing() -> None:
     """100 KB of text: refused with the limit in the reason, pointing at the first characters."""

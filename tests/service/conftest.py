@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Service
+from bot.service import Moderator, Service
 from bot.store import Store
 
 START = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
-MODERATOR = 99
+MODERATOR = Moderator(user_id=99, guild_id=1)     # a moderator of the tests' server (guild 1)
 
 #: (user id, name, colour, king square) of the usual players; kings far enough apart not to attack
 PLAYERS = [(1, "Alice", "Red", (0, 0)), (2, "Bob", "Blue", (10, 0)), (3, "Cleo", "Green", (0, 10))]

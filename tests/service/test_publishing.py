@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.service import FilePublisher, InvalidInput, MemoryPublisher, OutboxRelay, PublishError
+from bot.service import Moderator, FilePublisher, InvalidInput, MemoryPublisher, OutboxRelay, PublishError
 from bot.service.publishing import BACKOFF
 
-MOD = 99
+MOD = Moderator(user_id=99, guild_id=1)     # a moderator of the tests' server
 ALICE, BOB, CLEO = 1, 2, 3
 
 

@@ -6,11 +6,11 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import (Conflict, InvalidInput, MemoryPublisher, NotAllowed, NotFound, OrderRefused, OutboxRelay,
+from bot.service import (Moderator, Conflict, InvalidInput, MemoryPublisher, NotAllowed, NotFound, OrderRefused, OutboxRelay,
                          Service, WrongTime)
 from bot.store import Store
 
-MOD = 99
+MOD = Moderator(user_id=99, guild_id=1)     # a moderator of the tests' server
 ALICE, BOB, CLEO = 1, 2, 3
 DISCORD_MESSAGE_LIMIT = 2000
 SQL_NAME = "Robert'); DROP TABLE games;--"

@@ -11,9 +11,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import InvalidInput, NotAllowed, NotFound, OrderRefused, ServiceError, WrongTime
+from bot.service import Moderator, InvalidInput, NotAllowed, NotFound, OrderRefused, ServiceError, WrongTime
 
-MOD = 99
+MOD = Moderator(user_id=99, guild_id=1)     # a moderator of the tests' server
 ALICE, BOB, CLEO = 1, 2, 3
 
 

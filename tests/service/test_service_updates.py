@@ -14,12 +14,12 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import InvalidInput, NotFound, WrongTime
+from bot.service import Moderator, InvalidInput, NotFound, WrongTime
 from bot.service.base import process_holder
 from bot.service import updates
 from bot.service.updates import CLAIM_LEASE
 
-MOD = 99
+MOD = Moderator(user_id=99, guild_id=1)     # a moderator of the tests' server
 ALICE, BOB, CLEO = 1, 2, 3
 
 
@@ -174,7 +174,7 @@ async def test_resolve_now_is_audited_and_refused_while_paused(table):
     result = await service.resolve_now(game.id, actor=MOD)
     assert result.resolved
     assert [(a.action, a.actor, a.detail) for a in await service.audit_log(game.id)][-1] == (
-        "resolve", MOD, {"update": 2})
+        "resolve", MOD.user_id, {"update": 2})
     await service.pause_game(game.id, actor=MOD)
     await table.refused(service.resolve_now(game.id, actor=MOD), WrongTime, "is paused, not running")
 

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from PIL import Image
 
-from bot.service import InvalidInput, NotAllowed, NotFound, WrongTime
+from bot.service import Moderator, InvalidInput, NotAllowed, NotFound, WrongTime
 
-MOD = 99
+MOD = Moderator(user_id=99, guild_id=1)     # a moderator of the tests' server
 ALICE, BOB, CLEO = 1, 2, 3
 
 
