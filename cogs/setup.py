@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.resolution import playable_presets
+from bot.engine.variants import playable_presets
 
 from . import answer, game_for, service_of
 from .moderation import _moderator, confirm, moderator_only

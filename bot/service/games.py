@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import secrets
-import unicodedata
 from dataclasses import dataclass
 
 from bot.engine import serialize
-from bot.engine.resolution import missing_rules, playable_presets
+from bot.engine.variants import VariantUnavailable, playable_presets, variant_for
 from bot.engine.ruleset import Ruleset, load_preset, preset_names
 from bot.engine.state import GameState
 from bot.render.palette import resolve_colour
@@ -16,34 +15,10 @@ from bot.store import Game, PlayerRow
 from .actors import Moderator, require_moderator
 from .base import ServiceBase, is_row_number
 from .errors import Conflict, InvalidInput, NotAllowed, WrongTime, shown
-from .settings import MAX_NAME_LENGTH, GameSettings, Schedule
+from .names import GAME_NAME, clean_name
+from .settings import GameSettings, Schedule
 
 __all__ = ["GameCases", "clean_name", "clean_colour"]
-
-_FORBIDDEN_IN_NAMES = set("@#`*_~|<>\\:")
-
-
-def clean_name(text: str) -> str:
-    """A player's name as reports print it: trimmed, spaces collapsed, 1 to 32 visible characters,
-    none that Discord would read as markup or a mention."""
-    if not isinstance(text, str):
-        raise InvalidInput("a name must be text")
-    name = " ".join(unicodedata.normalize("NFKC", text).split())
-    if not name:
-        raise InvalidInput("a name cannot be empty", hint="choose a name with the name option")
-    if len(name) > MAX_NAME_LENGTH:
-        raise InvalidInput(f"a name has at most {MAX_NAME_LENGTH} characters; {name[:40]!r} has {len(name)}",
-                           hint="choose a shorter name with the name option")
-    bad = sorted({c for c in name if c in _FORBIDDEN_IN_NAMES or unicodedata.category(c).startswith("C")})
-    if bad:
-        shown = " ".join(repr(c) for c in bad)
-        raise InvalidInput(f"a name cannot contain {shown}: reports would show it as markup or a mention",
-                           hint="use letters, digits, spaces, dots and dashes")
-    if name.casefold() in {"you", "nobody", "everyone", "here"}:
-        raise InvalidInput(f"{name!r} cannot be a player's name: reports use that word",
-                           hint="choose another name with the name option")
-    return name
-
 
 def clean_colour(text: str) -> str:
     """A colour of INTERFACES.md (``Purple``, ``Crimson/Yellow``) in its listed spelling."""
@@ -73,19 +48,14 @@ class GameCases(ServiceBase):
         if ruleset not in preset_names():
             raise InvalidInput(f"unknown ruleset {shown(ruleset)}", hint=f"choose one of {', '.join(playable_presets())}")
         rules = load_preset(ruleset)
-        missing = missing_rules(rules)
-        if missing:  # a half-built preset would resolve by the wrong rules
-            raise InvalidInput(f"{rules.title} ({ruleset}) cannot be played yet: Skirmish does not carry out its "
-                               f"{' and '.join(missing)} ({rules.section}) so far",
-                               hint=f"choose one of {', '.join(playable_presets())}")
+        try:
+            variant_for(rules)
+        except VariantUnavailable as unavailable:  # a half-built preset would resolve by the wrong rules
+            raise InvalidInput(str(unavailable), hint=f"choose one of {', '.join(playable_presets())}") from None
         game_settings = GameSettings().changed(settings or {})
         self._check_events_from(rules, settings or {})
         game_schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)
-        if name is None:
-            name = f"{ruleset} game"
-        title = " ".join(str(name).split())
-        if not title or len(title) > 100:
-            raise InvalidInput("a game's name is 1 to 100 characters")
+        title = clean_name(f"{ruleset} game" if name is None else name, GAME_NAME)
         seed_text = str(secrets.randbelow(10**9) if seed is None else seed)
         if len(seed_text) > 100:
             raise InvalidInput("a seed is at most 100 characters")
@@ -124,9 +94,7 @@ class GameCases(ServiceBase):
                     if game.status in ("running", "paused") and (game.deadline_at is None or new_schedule.kind == "manual"):
                         changes.update(self._deadlines(game, new_schedule, self.now()))
                 if name is not None:
-                    title = " ".join(str(name).split())
-                    if not title or len(title) > 100:
-                        raise InvalidInput("a game's name is 1 to 100 characters")
+                    title = clean_name(name, GAME_NAME)
                     changes["name"] = title
                     detail["name"] = title
                 if not changes:

@@ -57,7 +57,8 @@ async def test_a_game_is_created_then_started_with_its_first_deadline(table):
                                           "choose one of neisg, sandbox"]),
     ({"ruleset": "megachess", "settings": {"events_from": 3}}, InvalidInput,
      ["cannot be played yet", "bouncing collisions and teams moving in turn (RULES 5.3)"]),
-    ({"name": BIG}, InvalidInput, ["a game's name is 1 to 100 characters"]),
+    ({"name": BIG}, InvalidInput, ["a game's name has at most 100 characters"]),
+    ({"name": "\u3164"}, InvalidInput, ["a game's name cannot contain U+3164 (hangul filler)"]),
     ({"channel_id": 10}, Conflict, ["this channel already runs game 1", "another channel or thread"]),
 ])
 async def test_creating_a_game_refuses_bad_options(table, options, error_type, words):
