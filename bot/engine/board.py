@@ -64,9 +64,11 @@ class Board:
         self._owned: dict[str | None, dict[int, None]] = {}   # owner -> ids, in insertion order
         self._transient: dict[int, None] = {}                   # ids of the pieces _is_transient() holds for
         # direction -> line key -> sorted positions along the line of occupied squares
-        self._lines: dict[tuple[int, int], dict[int, list[int]]] = {d: {} for d in _CHESS_LINES}
-        for piece in pieces:
-            self.add(piece)
+        self._lines: dict[tuple[int, int], dict[int, list[int]]] = {}
+        for piece in pieces:   # all at once: the line lists are sorted once, not grown square by square
+            self._store(piece)
+        for direction in _CHESS_LINES:
+            self._line_index(direction)
 
     # ----------------------------------------------------------------- queries
     def __len__(self) -> int:
@@ -160,6 +162,11 @@ class Board:
 
     # ----------------------------------------------------------------- changes
     def add(self, piece: Piece) -> None:
+        if self._store(piece):
+            self._index_square(piece.square)
+
+    def _store(self, piece: Piece) -> bool:
+        """Add a piece to every index but the line lists; whether its square was empty."""
         if piece.id in self._pieces:
             raise ValueError(f"piece id {piece.id} is already on the board")
         self._pieces[piece.id] = piece
@@ -170,9 +177,9 @@ class Board:
         here = self._at.get(piece.square)
         if here is None:
             self._at[piece.square] = (piece,)
-            self._index_square(piece.square)
-        else:
-            self._at[piece.square] = here + (piece,)
+            return True
+        self._at[piece.square] = here + (piece,)
+        return False
 
     def remove(self, piece_id: int) -> Piece:
         piece = self._pieces.pop(piece_id)

@@ -78,9 +78,6 @@ class GameState:
         players = list(players)
         if bounds is None:
             bounds = ruleset.bounds_for(len(players))
-        board = Board(bounds=bounds)
-        next_id = 1
-        for spec in pieces:
-            board.add(Piece(id=next_id, **spec))
-            next_id += 1
-        return cls(board=board, players={p.name: p for p in players}, next_id=next_id, **kwargs)
+        made = [Piece(id=number, **spec) for number, spec in enumerate(pieces, start=1)]
+        return cls(board=Board(made, bounds=bounds), players={p.name: p for p in players}, next_id=len(made) + 1,
+                   **kwargs)

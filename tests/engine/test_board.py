@@ -51,8 +51,14 @@ class BoardMachine(RuleBasedStateMachine):
         self.next_id = 1
         self.copies: list[Board] = []
 
-    @initialize(squares=st.lists(squares, max_size=12))
-    def fill(self, squares):
+    @initialize(squares=st.lists(squares, max_size=12), at_once=st.booleans())
+    def fill(self, squares, at_once):
+        """The first pieces one by one, or all at once as a loaded position is built."""
+        if at_once:
+            self.board = Board(Piece(id=i, kind="N", owner=("Red", "Blue")[i % 2], square=sq)
+                               for i, sq in enumerate(squares, start=1))
+            self.next_id = len(squares) + 1
+            return
         for sq in squares:
             self.add(sq)
 
