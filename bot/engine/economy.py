@@ -130,10 +130,10 @@ def pay_costs(update: "Update") -> None:
 
 def regenerate(update: "Update") -> None:
     """Step 5: regeneration (neisg: while the player has a king at step 5; sandbox: for an
-    executed order)."""
-    economy = update.ruleset.economy
-    amount = update.effects.regeneration(economy.regen)
-    if amount == 0 or economy.regen_when == "never":
+    executed order): the ruleset's regeneration policy says who earns it."""
+    policy = update.policies.regeneration
+    amount = update.effects.regeneration(update.ruleset.economy.regen)
+    if amount == 0:
         return
     royal = update.ruleset.royal_letter
     kings = {p.owner for p in update.board.of_kind(royal)} if royal is not None else set()
@@ -141,21 +141,24 @@ def regenerate(update: "Update") -> None:
         player = update.players[name]
         if player.status != "active" or not update.joined(name):
             continue
-        if economy.regen_when == "king" and name in kings:
-            update.ledger.credit(name, amount, "regeneration")
-        elif economy.regen_when == "executed_order" and name in update.executed_players:
-            update.ledger.credit(name, amount, "regeneration for an executed order")
-        elif economy.regen_when == "in_game":
-            update.ledger.credit(name, amount, "one more update in the game")
+        if policy.earns(has_king=name in kings, executed=name in update.executed_players):
+            update.ledger.credit(name, amount, policy.reason)
+
+
+#: How a refund is rounded (``[economy] refund_rounding``): up to a whole number, or to a half.
+_ROUNDINGS = {"up": lambda value: Fraction(ceil(value)), "up_half": ceil_half}
 
 
 def settle_debts(update: "Update", rng: random.Random) -> None:
     """Step 6: a negative balance disintegrates random non-king pieces (D17) or sells the cheapest
-    first (sandbox); a player left below 0 with only kings is eliminated (D30)."""
+    first (sandbox), as the ruleset's debts policy says; a player left below 0 with only kings is
+    eliminated (D30)."""
     economy = update.ruleset.economy
-    if economy.negative == "none":
+    policy = update.policies.debts
+    if policy is None:
         return
     royal = update.ruleset.royal_letter
+    rounding = _ROUNDINGS[economy.refund_rounding]
     for name in sorted(update.players):
         player = update.players[name]
         if player.balance >= 0 or player.status != "active":
@@ -165,18 +168,11 @@ def settle_debts(update: "Update", rng: random.Random) -> None:
                             key=lambda p: p.canonical_key)
             if not pieces:
                 break
-            if economy.negative == "disintegrate":
-                victim = rng.choice(pieces)
-                event = "disintegration"
-            else:
-                victim = min(pieces, key=lambda p: (piece_value(update, p), p.placed if p.placed is not None else -1,
-                                                    p.canonical_key))
-                event = "sale"
-            refund = piece_value(update, victim) * economy.refund
-            refund = Fraction(ceil(refund)) if economy.refund_rounding == "up" else ceil_half(refund)
+            victim = policy.victim(pieces, lambda p: piece_value(update, p), rng)
+            refund = rounding(piece_value(update, victim) * economy.refund)
             update.remove(victim.id)
-            update.report.add(event, [name], kind=update.kind_name(victim), at=victim.square)
-            update.ledger.credit(name, refund, f"{update.describe(victim)} {'disintegrated' if event == 'disintegration' else 'sold'}")
+            update.report.add(policy.event, [name], kind=update.kind_name(victim), at=victim.square)
+            update.ledger.credit(name, refund, f"{update.describe(victim)} {policy.verb}")
         if player.balance < 0:
             for king in update.board.owned_by(name):
                 update.remove(king.id)

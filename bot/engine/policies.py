@@ -23,7 +23,7 @@ from .ruleset import Ruleset
 if TYPE_CHECKING:  # pragma: no cover
     from .update import Update
 
-__all__ = ["SubmissionShape", "TurnOrder", "Arrivals", "Captures", "Spawns", "Policies", "Unplayable", "PLANNED",
+__all__ = ["SubmissionShape", "TurnOrder", "Arrivals", "Captures", "Regeneration", "Debts", "Spawns", "Policies", "Unplayable", "PLANNED",
            "policies_for", "submission_shape", "arrivals_policy", "missing_policies"]
 
 
@@ -137,6 +137,59 @@ class Captures:
     check_states: bool
 
 
+# ============================================================================= economy
+@dataclass(frozen=True, slots=True)
+class Regeneration:
+    """Who regenerates at step 5 (``[economy] regen_when``), and how the standings say it.
+
+    ``king``: a player with a king on the board at step 5 (RULES 4); ``executed_order``: a player
+    whose order was executed (RULES 5.1); ``in_game``: every player in the game; ``never``: nobody."""
+
+    name: str
+    reason: str                         # the ledger's words for the credit
+
+    @property
+    def ever(self) -> bool:
+        return self.name != "never"
+
+    def earns(self, has_king: bool, executed: bool) -> bool:
+        return {"king": has_king, "executed_order": executed, "in_game": True}.get(self.name, False)
+
+    def note(self, amount: str, has_king: bool, why: str) -> tuple[str, bool]:
+        """What the standings say the player regenerates next update, and whether it is a warning."""
+        if self.name == "king" and not has_king:
+            return "+0 (no king)", True
+        if self.name == "executed_order":
+            return f"+{amount} per executed order{why}", False
+        return f"+{amount}{why}", False
+
+
+_REGENERATIONS = {r.name: r for r in (Regeneration("king", "regeneration"),
+                                       Regeneration("executed_order", "regeneration for an executed order"),
+                                       Regeneration("in_game", "one more update in the game"),
+                                       Regeneration("never", ""))}
+
+
+@dataclass(frozen=True, slots=True)
+class Debts:
+    """What a balance below 0 does at step 6 (``[economy] negative``): ``disintegrate`` random
+    non-king pieces (D17) or ``sell`` the cheapest first (RULES 5.1); ``event`` names the report
+    entry and ``verb`` the ledger's words."""
+
+    name: str
+    event: str
+    verb: str
+
+    def victim(self, pieces: list, value, rng):
+        """The next piece to go, from the player's non-king pieces in canonical order."""
+        if self.name == "disintegrate":
+            return rng.choice(pieces)
+        return min(pieces, key=lambda p: (value(p), p.placed if p.placed is not None else -1, p.canonical_key))
+
+
+_DEBTS = {d.name: d for d in (Debts("disintegrate", "disintegration", "disintegrated"), Debts("sell", "sale", "sold"))}
+
+
 # ============================================================================= spawns
 @dataclass(frozen=True, slots=True)
 class Spawns:
@@ -167,6 +220,8 @@ class Policies:
     turns: TurnOrder
     arrivals: Arrivals
     captures: Captures
+    regeneration: Regeneration
+    debts: Debts | None                 # None: balances may stay below 0 (no debts step)
     spawns: Spawns
 
 
@@ -185,4 +240,6 @@ def policies_for(ruleset: Ruleset) -> Policies:
     return Policies(submission=submission_shape(ruleset), turns=_TURNS[ruleset.orders.turns],
                     arrivals=_ARRIVALS[ruleset.resolution.collisions],
                     captures=Captures(ruleset.resolution.holds, ruleset.resolution.check_states),
+                    regeneration=_REGENERATIONS[ruleset.economy.regen_when],
+                    debts=_DEBTS.get(ruleset.economy.negative),
                     spawns=Spawns(ruleset.economy.king_respawn_after))

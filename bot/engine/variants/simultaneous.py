@@ -48,8 +48,9 @@ def assemble_pipeline(policies: Policies) -> tuple[Step, ...]:
         Step("resignations", "D16 (3), D38", resignations),
         Step("transformations", "D16 (4)", transformations),
         Step("balances", "D16 (5)", balances),
-        Step("debts", "D16 (6), D17", debts),
     ]
+    if policies.debts is not None:
+        pipeline.append(Step("debts", "D16 (6), D17", debts))
     if policies.spawns.respawns_kings:
         pipeline.append(Step("respawns", "D16 (7), RULES 4", respawns))
     pipeline += [
@@ -177,7 +178,8 @@ class SimultaneousVariant(Variant):
         """What the player's balance regenerates by in the next update, in words, and whether it
         is the warning of a lost king."""
         economy = self.ruleset.economy
-        if economy.regen_when == "never" or economy.regen == 0:
+        policy = self.policies.regeneration
+        if not policy.ever or economy.regen == 0:
             if economy.points_per_update:
                 return f"+{format_amount(economy.points_per_update)} per update", False
             return "none", False
@@ -187,11 +189,4 @@ class SimultaneousVariant(Variant):
         names = {e.name for e in active}
         why = (" (Harvest)" if "Harvest" in names and amount else
                " (Famine)" if "Famine" in names and not amount else "")
-        if economy.regen_when == "king":
-            if not standing.has_king:
-                return "+0 (no king)", True
-            return f"+{format_amount(amount)}{why}", False
-        if economy.regen_when == "executed_order":
-            return f"+{format_amount(amount)} per executed order{why}", False
-        return f"+{format_amount(amount)}{why}", False
-
+        return policy.note(format_amount(amount), standing.has_king, why)
