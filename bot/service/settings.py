@@ -89,8 +89,10 @@ class GameSettings:
         return self.secret_notice.replace("{player}", player)
 
 
-_INTERVAL = re.compile(r"^every\s+(\d+)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?)$")
-_DAILY = re.compile(r"^(?:daily|every\s+day)(?:\s+at)?\s+(\d{1,2}):(\d{2})(?:\s*utc)?$")
+# Digits are 0-9, as in orders (P51).
+_INTERVAL = re.compile(r"^every\s+([0-9]+)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?)$")
+_DAILY = re.compile(r"^(?:daily|every\s+day)(?:\s+at)?\s+([0-9]{1,2}):([0-9]{2})(?:\s*utc)?$")
+_INTERVAL_LIMIT = 30 * 24 * 3600
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
 
 
@@ -110,9 +112,12 @@ class Schedule:
             return cls()
         match = _INTERVAL.match(words)
         if match:
-            seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)[0]]
-            if not 10 <= seconds <= 30 * 24 * 3600:
-                raise InvalidInput(f"an interval must be from 10 seconds to 30 days, not {shown(text)}")
+            digits = match.group(1).lstrip("0")
+            # Python's int() refuses more than 4,300 digits; no interval needs more than 7.
+            seconds = int(digits or "0") * _UNIT_SECONDS[match.group(2)[0]] if len(digits) <= 9 else None
+            if seconds is None or not 10 <= seconds <= _INTERVAL_LIMIT:
+                raise InvalidInput(f"an interval must be from 10 seconds to 30 days, not {shown(text)}",
+                                   hint="write every 30 minutes, every 2 hours, or daily 18:00 (UTC)")
             return cls("interval", seconds=seconds)
         match = _DAILY.match(words)
         if match:
