@@ -105,6 +105,7 @@ class OrderRules:
     fallbacks: bool = True
     generation: bool = True
     resign: bool = True
+    early_resolution: bool = False   # the game setting's default: resolve once everyone who may order has
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,7 +92,7 @@ class SimultaneousVariant(Variant):
             several_lines=self.policies.submission.several_lines,
             pawn=ruleset.promotion.pawn,
             royal=ruleset.royal_letter,
-            early_resolution=False,
+            early_resolution=ruleset.orders.early_resolution,
         )
 
     def new_player(self, name: str, colour: str) -> Player:
