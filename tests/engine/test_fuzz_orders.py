@@ -11,7 +11,8 @@ order grammar is fuzzed in turn with
   ``₃``, ``⑤``, ``٣``, full-width), blanks other than spaces, bidi controls, ANSI escapes,
   letters whose case changes their length.
 
-A refusal must give a reason, name the rule, and point inside (or just past) the text. An accepted
+A refusal must give a reason, name the rule, point inside (or just past) the text, and read
+without control or format characters. An accepted
 order's canonical form must be accepted again as itself (INTERFACES.md: parsing a canonical form
 and printing it again gives the same text).
 
@@ -27,6 +28,7 @@ Counting fuzzed orders: the default example count keeps the suite fast. For a lo
 from __future__ import annotations
 
 import os
+import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
@@ -178,6 +180,8 @@ def assert_accepted_or_refused_with_a_reason(grammar: Grammar, text: str) -> Non
     assert error.rule, f"{text!r}: {error.reason!r} names no rule"
     start, end = error.span
     assert 0 <= start <= end <= len(text) + 1, (text, error.span, error.reason)
+    described = error.describe()   # what the player reads: nothing in it reorders, recolours or hides text
+    assert not any(unicodedata.category(c)[0] == "C" and c != "\n" for c in described), (text, described)
 
 
 @pytest.mark.parametrize("grammar", GRAMMARS, ids=[g.name for g in GRAMMARS])
