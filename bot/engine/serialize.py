@@ -78,10 +78,11 @@ def state_from_json(raw: dict[str, Any]) -> GameState:
         raise StateFormatError(f"state format version {version!r} is not supported (this code reads {STATE_VERSION})")
     try:
         bounds = raw["bounds"]
-        board = Board(bounds=None if bounds is None else (tuple(bounds[0]), tuple(bounds[1])))
-        for p in raw["pieces"]:
-            extra = {k: v for k, v in p.items() if k not in ("id", "kind", "owner", "at")}
-            board.add(Piece(id=p["id"], kind=p["kind"], owner=p["owner"], square=tuple(p["at"]), **extra))
+        pieces = [Piece(id=p["id"], kind=p["kind"], owner=p["owner"], square=tuple(p["at"]),
+                        **{k: v for k, v in p.items() if k not in ("id", "kind", "owner", "at")})
+                  for p in raw["pieces"]]
+        # all at once: the board sorts its line indexes once instead of growing them piece by piece
+        board = Board(pieces, bounds=None if bounds is None else (tuple(bounds[0]), tuple(bounds[1])))
         players = {}
         for p in raw["players"]:
             players[p["name"]] = Player(
