@@ -11,23 +11,29 @@ does not post twice. Nothing is ever allowed to mention anyone.
 
 Failures map onto what the relay does next (bot/service/publishing.py):
 
-- :class:`~bot.service.PublishError` (retried with backoff, the game's later posts wait): rate
-  limits (429), Discord's own errors (5xx), network errors and time-outs, and missing permissions
-  in a channel the bot can see (50013: a moderator can grant them, and the posts then arrive in
-  order);
-- :class:`~bot.service.UndeliverableError` (closed with the reason): a player who does not accept
-  direct messages (50007) when no private thread can stand in for them (below), an unknown channel, thread, user or game, a channel the bot cannot see
-  at all (50001: it was removed or never let in), a file larger than the server accepts, and any
-  other request Discord refuses as malformed (retrying would never succeed).
+- :class:`~bot.service.PublishError` (retried with backoff, the later posts to the same place wait):
+  Discord's own errors (5xx), network errors and time-outs, and rate limits (429, and discord.py's
+  ``RateLimited``), which carry Discord's ``Retry-After`` so the retry comes when Discord asked;
+- :class:`~bot.service.WaitingForAccess` (waiting: retried with growing backoff, never given up,
+  the game's moderators told once): missing permissions in a channel (50013: Send Messages, Attach
+  Files, Create Private Threads), a channel the bot cannot see (50001, or any other 403: a permission
+  taken away), and a refused token (401: reset by the operator). The posts arrive, in order, once
+  access returns;
+- :class:`~bot.service.UndeliverableError` (parked with the reason until a moderator asks for it
+  again): an unknown channel, thread, user or game (404), a player who does not accept direct
+  messages (50007) when no private thread can stand in for them (below), a file larger than the
+  server accepts, and any other request Discord refuses as malformed (retrying alone would never
+  succeed).
 
 Closed direct messages: a private post to a player who does not accept direct messages from the
 bot (50007) goes instead to a private thread in the game's channel (the parent channel when the game
 lives in a thread) that only that player is invited to, named after the player and the game, and
 reused for their later private posts (found again by name among the channel's threads after a
 restart). Its first message says why it exists. Members with Manage Threads can read private threads
-too, as Discord allows. When no thread can be opened (the channel cannot hold private threads, the
-bot lacks Create Private Threads, the player left the server) the post stays undeliverable, with
-both reasons in its error.
+too, as Discord allows. Opening the thread fails like any post: a 5xx, a 429 or a network error is
+retried, a missing permission (Create Private Threads) waits for it. When no thread can be opened
+(the channel cannot hold private threads, the player left the server) the post is parked, with both
+reasons in its error.
 
 Error messages name the post, its destination and Discord's status and code, never the text.
 """
@@ -37,11 +43,12 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import math
 
 import aiohttp
 import discord
 
-from bot.service import NotFound, PublishError, UndeliverableError
+from bot.service import NotFound, PublishError, UndeliverableError, WaitingForAccess
 from bot.store import Post
 
 __all__ = ["DiscordPublisher", "MESSAGE_LIMIT", "nonce_for", "message_parts"]
@@ -91,6 +98,8 @@ class DiscordPublisher:
         self.service = service
         #: (game id, user id) -> the private thread standing in for closed direct messages
         self._threads: dict[tuple[int, int], int] = {}
+        #: threads opened whose first message (why the thread exists) is not posted yet
+        self._unexplained: set[int] = set()
 
     async def publish(self, post: Post) -> str:
         where = f"to user {post.recipient}" if post.recipient is not None else f"in the channel of game {post.game_id}"
@@ -105,6 +114,9 @@ class DiscordPublisher:
                 where = f"to user {post.recipient} in a private thread (direct messages closed)"
         except discord.HTTPException as exc:
             raise self._failure(post, where, exc) from None
+        except discord.RateLimited as exc:      # discord.py would wait longer than it is allowed to
+            raise PublishError(f"post {post.id} {where}: rate limited by Discord for {exc.retry_after:.1f} s",
+                               retry_after=exc.retry_after) from None
         except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
             raise PublishError(f"post {post.id} {where}: cannot reach Discord ({type(exc).__name__})") from None
         log.debug("post %s (%s) of game %s delivered %s as message %s", post.id, post.kind, post.game_id, where,
@@ -123,17 +135,20 @@ class DiscordPublisher:
 
     # ------------------------------------------------------------------ closed direct messages
     async def _send_in_private_thread(self, post: Post, where: str, closed: discord.Forbidden) -> discord.Message:
-        """Deliver a private post in the player's private thread of the game's channel, or raise
-        :class:`UndeliverableError` naming why neither a DM nor a thread is possible."""
+        """Deliver a private post in the player's private thread of the game's channel. Opening the
+        thread fails like any post (:meth:`_failure`: retried, waiting or parked), its error naming
+        the closed direct messages too; :class:`UndeliverableError` when there cannot be a thread."""
         said = f"Discord answered {closed.status} (code {closed.code})"
+        closed_dms = f"the player does not accept direct messages from the bot ({said})"
         try:
             thread = await self._private_thread(post)
         except discord.HTTPException as exc:
-            thread = f"no private thread could be opened (Discord answered {exc.status}" + (
-                f" (code {exc.code}))" if exc.code else ")")
+            raise self._failure(post, f"{where}: {closed_dms}, and opening a private thread for them failed", exc,
+                                about_thread=True) from None
+        except _NoSight as exc:
+            raise WaitingForAccess(f"post {post.id} {where}: {closed_dms}, and {exc}; waiting until it can") from None
         if isinstance(thread, str):
-            raise UndeliverableError(f"post {post.id} {where}: the player does not accept direct messages from the "
-                                     f"bot ({said}), and {thread}")
+            raise UndeliverableError(f"post {post.id} {where}: {closed_dms}, and {thread}")
         try:
             return await self._send(thread, post)
         except discord.HTTPException as exc:
@@ -149,8 +164,10 @@ class DiscordPublisher:
         channel = self.client.get_channel(game.channel_id)
         if isinstance(channel, discord.Thread):
             channel = channel.parent
+        if channel is None:
+            raise _NoSight("the bot cannot see the game's channel to open a private thread there (View Channel)")
         if not isinstance(channel, discord.TextChannel):
-            return "the game's channel cannot hold a private thread (or the bot cannot see it)"
+            return "the game's channel cannot hold a private thread"
         name = await self._thread_name(post)
         known = self._threads.get((post.game_id, post.recipient))
         for thread in channel.threads:
@@ -158,20 +175,28 @@ class DiscordPublisher:
                                       and thread.owner_id == getattr(self.client.user, "id", None)):
                 await thread.add_user(discord.Object(id=post.recipient))    # idempotent: they may have left it
                 self._threads[(post.game_id, post.recipient)] = thread.id
+                if thread.id in self._unexplained:      # opened by an attempt that failed after it
+                    await self._explain(thread, post, game)
                 return thread
         thread = await channel.create_thread(name=name, type=discord.ChannelType.private_thread, invitable=False,
                                              auto_archive_duration=10080,
                                              reason="a player's private posts: they do not accept direct messages")
-        await thread.add_user(discord.Object(id=post.recipient))
         self._threads[(post.game_id, post.recipient)] = thread.id
+        self._unexplained.add(thread.id)
+        await thread.add_user(discord.Object(id=post.recipient))
+        await self._explain(thread, post, game)
+        log.info("opened private thread %s for user %s of game %s (direct messages closed)", thread.id,
+                 post.recipient, post.game_id)
+        return thread
+
+    async def _explain(self, thread: discord.Thread, post: Post, game) -> None:
+        """The thread's first message: why it exists."""
         await thread.send(f"<@{post.recipient}>: you do not accept direct messages from the bot, so your private "
                           f"messages for **{game.name}** (your reports, notices) come to this private thread "
                           f"instead. Only you are invited; server staff who manage threads can read it too. To "
                           f"have them by direct message, allow direct messages from this server's members.",
                           allowed_mentions=discord.AllowedMentions.none())
-        log.info("opened private thread %s for user %s of game %s (direct messages closed)", thread.id,
-                 post.recipient, post.game_id)
-        return thread
+        self._unexplained.discard(thread.id)
 
     async def _thread_name(self, post: Post) -> str:
         try:
@@ -194,22 +219,55 @@ class DiscordPublisher:
         return channel
 
     @staticmethod
-    def _failure(post: Post, where: str, exc: discord.HTTPException) -> PublishError:
+    def _failure(post: Post, where: str, exc: discord.HTTPException, *, about_thread: bool = False) -> PublishError:
+        """What Discord's refusal means for the post (the module's docstring lists the cases)."""
         status, code = exc.status, exc.code
         said = f"Discord answered {status}" + (f" (code {code})" if code else "")
-        if status == 429 or status >= 500:
-            return PublishError(f"post {post.id} {where}: {said}; retrying")
+        if status == 429:
+            wait = _retry_after(exc)
+            after = f"retrying in {wait:.1f} s as Discord asked" if wait is not None else "retrying"
+            return PublishError(f"post {post.id} {where}: rate limited ({said}); {after}", retry_after=wait)
+        if status >= 500:
+            return PublishError(f"post {post.id} {where}: Discord failed ({said}); retrying")
+        if status == 401:
+            return WaitingForAccess(f"post {post.id} {where}: Discord refused the bot's token ({said}); the "
+                                    f"operator must give the bot a valid token, and the post waits until then")
         if isinstance(exc, discord.Forbidden):
-            if code == _CLOSED_DMS:
+            if code == _CLOSED_DMS and not about_thread:
                 return UndeliverableError(f"post {post.id} {where}: the player does not accept direct messages "
                                           f"from the bot ({said})")
-            if code == _MISSING_PERMISSIONS:
-                return PublishError(f"post {post.id} {where}: the bot lacks a permission there (Send Messages, "
-                                    f"Send Messages in Threads, Attach Files) ({said}); retrying until it has it")
-            return UndeliverableError(f"post {post.id} {where}: the bot cannot see that channel ({said})")
+            if code == _MISSING_PERMISSIONS or about_thread:
+                needed = ("Create Private Threads, Send Messages in Threads" if about_thread
+                          else "Send Messages, Send Messages in Threads, Attach Files")
+                return WaitingForAccess(f"post {post.id} {where}: the bot lacks a permission there ({needed}) "
+                                        f"({said}); waiting until it has it")
+            return WaitingForAccess(f"post {post.id} {where}: the bot cannot see that channel ({said}); waiting "
+                                    f"until it is let in again (View Channel)")
         if isinstance(exc, discord.NotFound):
-            return UndeliverableError(f"post {post.id} {where}: no such channel, thread or user ({said})")
+            what = "no such channel, thread or member" if about_thread else "no such channel, thread or user"
+            return UndeliverableError(f"post {post.id} {where}: {what} ({said})")
         if status == 413 or code == _TOO_LARGE:
             return UndeliverableError(f"post {post.id} {where}: the attachment is larger than the server "
                                       f"accepts ({said})")
         return UndeliverableError(f"post {post.id} {where}: Discord refused the message ({said})")
+
+
+class _NoSight(Exception):
+    """The game's channel is not among those the bot sees (a permission taken away, for now)."""
+
+
+def _retry_after(exc: discord.HTTPException) -> float | None:
+    """Seconds Discord asked to wait before trying again (``Retry-After``, or the bucket's reset), if
+    it said; discord.py keeps the answer's headers on the exception."""
+    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+    for name in ("Retry-After", "X-RateLimit-Reset-After"):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(seconds) and seconds >= 0:
+            return seconds
+    return None

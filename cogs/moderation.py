@@ -1,5 +1,5 @@
 """Moderator commands: ``/mod ...`` (the order book, resolution, edits of the position, players,
-events, announcements, who has ordered).
+events, announcements, who has ordered, posts that did not go out).
 
 Who is a moderator: a member with Manage Server, or with the role configured as
 ``[moderation] role`` (``config.moderator_role``: a role's name, compared without regard to case,
@@ -13,7 +13,9 @@ Cancel, or no answer before the time-out, changes nothing.
 The cog only translates: every action is a service use case called with ``actor`` (the
 moderator's id), which writes the audit entry and puts any public announcement in the outbox. The
 answers here are private, so the channel never reads an action twice. ``/mod status`` shows who has
-and has not ordered, never what: secret orders stay secret from moderators too.
+and has not ordered, never what: secret orders stay secret from moderators too. ``/mod posts`` lists
+the game's posts that failed (parked, waiting for access, retrying) with their reasons, never their
+text; ``/mod redeliver`` tries parked and waiting posts again at once.
 """
 
 from __future__ import annotations
@@ -388,6 +390,33 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
             if status.ordered:
                 text += "\nOrdered: " + ", ".join(status.ordered)
             return text
+
+        await answer(interaction, work)
+
+    # ------------------------------------------------------------------ posts that did not go out
+    @app_commands.command(name="posts", description="The game's posts that failed to go out, and why")
+    @moderator_only
+    async def posts(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            game = await game_for(interaction)
+            troubles = await self.service.post_troubles(game.id, actor=_moderator(interaction))
+            if not troubles:
+                return f"Every post of {game.name} has gone out or is on its way."
+            return "\n".join([f"Posts of {game.name} that have not gone out:"] + [f"- {t.text()}" for t in troubles])
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="redeliver", description="Try parked or waiting posts again now")
+    @app_commands.describe(post="one post's number (from /mod posts); empty: every parked or waiting post")
+    @moderator_only
+    async def redeliver(self, interaction: discord.Interaction,
+                        post: Optional[app_commands.Range[int, 1, 9_007_199_254_740_991]] = None) -> None:
+        async def work() -> str:
+            game = await game_for(interaction)
+            released = await self.service.redeliver(game.id, actor=_moderator(interaction), post_id=post)
+            listed = ", ".join(str(number) for number in released)
+            return (f"{len(released)} post{'s' if len(released) != 1 else ''} of {game.name} will be tried again now "
+                    f"({listed}). /mod posts shows any that fail again.")
 
         await answer(interaction, work)
 

@@ -6,7 +6,8 @@
 - :mod:`.orders`: submit (validated at once, D6), replace, cancel and look up orders;
 - :mod:`.updates`: lock and unlock, ``resolve_if_due`` (idempotent), extend, roll back, history, replay;
 - :mod:`.moderation`: edits of the position (each a new snapshot revision, audited), kick, announce;
-- :mod:`.views`: the board, the health board, a player's own view, who has ordered.
+- :mod:`.views`: the board, the health board, a player's own view, who has ordered;
+- :mod:`.deliveries`: for moderators, the game's posts that failed and why, and delivering them again.
 
 Each use case is one transaction under the game's lock, scoped by game id, and raises a
 :class:`~.errors.ServiceError` (nothing changed) for bad input. Posts go to the outbox, delivered by
@@ -15,11 +16,13 @@ Each use case is one transaction under the game's lock, scoped by game id, and r
 
 from .actors import Moderator
 from .base import Clock, utc_now
+from .deliveries import DeliveryCases, PostTrouble
 from .errors import Conflict, InvalidInput, NotAllowed, NotFound, OrderRefused, ServiceError, WrongTime
 from .games import GameCases, Joined
 from .moderation import ModerationCases
 from .orders import OrderCases, Receipt
-from .publishing import FilePublisher, MemoryPublisher, OutboxRelay, Publisher, PublishError, UndeliverableError
+from .publishing import (FilePublisher, MemoryPublisher, OutboxRelay, Publisher, PublishError, UndeliverableError,
+                         WaitingForAccess)
 from .settings import GameSettings, Schedule
 from .updates import HistoryEntry, Resolution, UpdateCases
 from .views import OrderStatus, Picture, PlayerView, ViewCases
@@ -27,8 +30,8 @@ from .views import OrderStatus, Picture, PlayerView, ViewCases
 __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowed", "WrongTime", "InvalidInput",
            "Conflict", "OrderRefused", "Moderator", "Joined", "Receipt", "Resolution", "HistoryEntry", "PlayerView", "OrderStatus",
            "Picture", "GameSettings", "Schedule", "Publisher", "PublishError", "UndeliverableError", "FilePublisher",
-           "MemoryPublisher", "OutboxRelay"]
+           "MemoryPublisher", "OutboxRelay", "WaitingForAccess", "PostTrouble"]
 
 
-class Service(GameCases, OrderCases, UpdateCases, ModerationCases, ViewCases):
+class Service(GameCases, OrderCases, UpdateCases, ModerationCases, ViewCases, DeliveryCases):
     """Every use case of Skirmish, over one :class:`~bot.store.Store`."""

@@ -1,14 +1,29 @@
 """Delivering the outbox: publishers, and the relay that retries them.
 
 A :class:`Publisher` turns one outbox row into a post somewhere (Discord, files, memory) and
-returns what it made of it (a message id, a path). It raises :class:`PublishError` for a failure
-worth retrying (a network error, a rate limit, Discord down) and :class:`UndeliverableError` for
-one that never will succeed. Publishing must be idempotent per row: the relay may publish a row
-again after a crash between publishing and marking it sent (the file publisher rewrites the same
-file; the Discord publisher sends a nonce derived from the row id).
+returns what it made of it (a message id, a path). What it raises says what the relay does next:
 
-The :class:`OutboxRelay` delivers due rows in id order, marks each sent exactly once, backs off
-on failures, and keeps each game's posts in order: after a failure, that game's later posts wait.
+- :class:`PublishError`: a failure that passes by itself (a network error, a rate limit, Discord
+  down). Retried with growing backoff (:data:`BACKOFF`), or after ``retry_after`` seconds when the
+  error carries one (Discord's ``Retry-After``), and never given up.
+- :class:`WaitingForAccess` (a :class:`PublishError`): the bot lacks access (a permission taken
+  away, a channel it can no longer see, a refused token). The post is *waiting*: retried with growing
+  backoff and never given up while it is unsent; the game's moderators are told once, by a notice to
+  the game's creator, when a post of the game starts waiting.
+- :class:`UndeliverableError` (a :class:`PublishError`): a failure that will not pass by itself (a
+  file Discord refuses, a channel that is gone). The post is *parked* with the reason: not retried
+  until a moderator asks (``/mod posts`` shows it, ``/mod redeliver`` tries it again).
+- anything else is a fault in the bot: logged with its traceback, and the post parked like an
+  undeliverable one. It never stops the relay or other posts.
+
+Publishing must be idempotent per row: the relay may publish a row again after a crash between
+publishing and marking it sent (the file publisher rewrites the same file; the Discord publisher
+sends a nonce derived from the row id).
+
+The :class:`OutboxRelay` delivers due rows in id order, marks each sent exactly once, backs off on
+failures, and keeps each place's posts in order: after a failure, the later posts to the same
+place (the game's channel, or one player) wait; posts to other places and other games go on. Each
+attempt counts once in the row's ``attempts``; a post is tried at most once per round.
 """
 
 from __future__ import annotations
@@ -45,14 +60,27 @@ _MESSAGES = ("announcement", "notice", "reminder")
 
 #: seconds to wait before the 1st, 2nd, ... retry of a failed post (the last one repeats)
 BACKOFF = (1, 2, 5, 15, 60, 300)
+#: the shortest wait before a retry, whatever a ``Retry-After`` says: never a tight loop
+MIN_RETRY_SECONDS = 0.5
 
 
 class PublishError(Exception):
-    """Delivery failed for now; the relay retries later."""
+    """Delivery failed for now; the relay retries later: after ``retry_after`` seconds when given
+    (Discord's ``Retry-After`` on a rate limit), else after the backoff of the post's attempts."""
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class WaitingForAccess(PublishError):
+    """The bot lacks access for now (a permission, a channel it cannot see, its token): the post
+    waits, retried with backoff and never given up; the game's moderators are told once."""
 
 
 class UndeliverableError(PublishError):
-    """Delivery can never succeed (the channel is gone); the row is closed with the reason."""
+    """Delivery will not succeed by retrying (a file Discord refuses, a channel that is gone): the
+    post is parked with the reason until a moderator asks for it again."""
 
 
 class Publisher(Protocol):
@@ -145,7 +173,7 @@ class FilePublisher:
 @dataclass
 class MemoryPublisher:
     """Keeps posts in a list (tests). ``failures``: how many times each post fails before it goes
-    through; ``undeliverable``: kinds that always fail for good."""
+    through; ``undeliverable``: kinds that always fail for good (until the tuple is changed)."""
 
     failures: int = 0
     undeliverable: tuple[str, ...] = ()
@@ -171,43 +199,88 @@ class OutboxRelay:
         self.poll_seconds = poll_seconds
 
     async def deliver_due(self) -> int:
-        """Publish every post that is due now; the number delivered."""
+        """Publish every post that is due now, each at most once; the number delivered."""
         store = self.service.store
         delivered = 0
-        held: set[int] = set()          # games with a failed post this round: their later posts wait
+        held: set[tuple[int, int | None]] = set()     # places with a failed post this round: their later posts wait
+        tried: set[int] = set()
         while True:
             async with store.snapshot_read() as q:
-                due = [p for p in await q.due_posts(self.service.now(), limit=100) if p.game_id not in held]
+                due = [p for p in await q.due_posts(self.service.now(), limit=100)
+                       if p.id not in tried and _place(p) not in held]
             if not due:
                 return delivered
-            progress = False
             for post in due:
-                if post.game_id in held:
+                if _place(post) in held:
                     continue
-                try:
-                    made = await self.publisher.publish(post)
-                except UndeliverableError as exc:
-                    log.warning("post %s of game %s cannot be delivered: %s", post.id, post.game_id, exc)
-                    async with store.transaction() as q:
-                        await q.mark_failed(post.id, str(exc), None)
-                        await q.mark_sent(post.id, self.service.now(), None)
-                    progress = True
-                    continue
-                except PublishError as exc:
-                    held.add(post.game_id)
-                    wait = BACKOFF[min(post.attempts, len(BACKOFF) - 1)]
-                    log.info("post %s of game %s failed (attempt %s), retrying in %s s: %s",
-                             post.id, post.game_id, post.attempts + 1, wait, exc)
-                    async with store.transaction() as q:
-                        await q.mark_failed(post.id, str(exc), self.service.now() + timedelta(seconds=wait))
-                    continue
-                fault_point("mid_publish", post.update_no)
-                async with store.transaction() as q:
-                    if await q.mark_sent(post.id, self.service.now(), made):
-                        delivered += 1
-                progress = True
-            if not progress:
-                return delivered
+                tried.add(post.id)
+                if await self._deliver(post, held):
+                    delivered += 1
+
+    async def _deliver(self, post: Post, held: set) -> bool:
+        """One attempt at ``post``; True when this attempt marked it sent."""
+        store = self.service.store
+        try:
+            made = await self.publisher.publish(post)
+        except UndeliverableError as exc:
+            log.warning("post %s of game %s is parked until a moderator asks for it again: %s", post.id,
+                        post.game_id, exc)
+            async with store.transaction() as q:
+                await q.park_post(post.id, str(exc))
+            return False
+        except WaitingForAccess as exc:
+            held.add(_place(post))
+            wait = self._wait(post, exc)
+            log.warning("post %s of game %s waits for access (attempt %s), retrying in %s s: %s", post.id,
+                        post.game_id, post.attempts + 1, wait, exc)
+            async with store.transaction() as q:
+                first = post.state != "waiting" and await q.waiting_post_count(post.game_id) == 0
+                await q.mark_failed(post.id, str(exc), self.service.now() + timedelta(seconds=wait), state="waiting")
+                if first:
+                    await self._tell_moderators(q, post, str(exc))
+            return False
+        except PublishError as exc:
+            held.add(_place(post))
+            wait = self._wait(post, exc)
+            log.info("post %s of game %s failed (attempt %s), retrying in %s s: %s",
+                     post.id, post.game_id, post.attempts + 1, wait, exc)
+            async with store.transaction() as q:
+                # a waiting post stays waiting until it is delivered: its moderators were told already
+                await q.mark_failed(post.id, str(exc), self.service.now() + timedelta(seconds=wait),
+                                    state="waiting" if post.state == "waiting" else "pending")
+            return False
+        except Exception as exc:       # a fault in the bot: this post waits for a moderator, the rest go on
+            log.error("post %s (%s) of game %s failed with an unexpected %s; it is parked", post.id, post.kind,
+                      post.game_id, type(exc).__name__, exc_info=exc)
+            async with store.transaction() as q:
+                await q.park_post(post.id, f"post {post.id}: the bot failed while posting it ({type(exc).__name__}, "
+                                           f"a fault in the bot: see its log); /mod redeliver tries it again")
+            return False
+        fault_point("mid_publish", post.update_no)
+        async with store.transaction() as q:
+            return await q.mark_sent(post.id, self.service.now(), made)
+
+    @staticmethod
+    def _wait(post: Post, error: PublishError) -> float:
+        """Seconds before the next attempt: what Discord asked for, else the backoff of the attempts."""
+        if error.retry_after is not None:
+            return max(MIN_RETRY_SECONDS, float(error.retry_after))
+        return BACKOFF[min(post.attempts, len(BACKOFF) - 1)]
+
+    async def _tell_moderators(self, q, post: Post, reason: str) -> None:
+        """A notice to the game's creator (a moderator) that the game's posts wait, and why: once per
+        spell of waiting (when the first of the game's posts starts waiting), never about itself."""
+        game = await q.game(post.game_id)
+        if game is None or (post.kind == "notice" and post.recipient == game.created_by):
+            return
+        await q.audit(game_id=game.id, actor=0, action="posts_waiting", detail={"post": post.id, "reason": reason},
+                      at=self.service.now())
+        await self.service._post(
+            q, game, post.update_no, "notice",
+            f"Posts of **{game.name}** (game {game.id}) are waiting: {reason}. Nothing is lost: they are kept and "
+            f"retried, and go out in order once the bot has access again. `/mod posts` in the game's channel lists "
+            f"them; `/mod redeliver` tries them at once.",
+            recipient=game.created_by)
 
     async def run(self) -> None:
         """Deliver as posts arrive (woken by the service) and as retries fall due."""
@@ -232,3 +305,8 @@ class OutboxRelay:
             await asyncio.wait_for(self.service.posts_waiting.wait(), timeout)
         except asyncio.TimeoutError:
             pass
+
+
+def _place(post: Post) -> tuple[int, int | None]:
+    """Where a post goes: its game's channel (recipient None) or one player."""
+    return post.game_id, post.recipient

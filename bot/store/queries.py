@@ -65,7 +65,7 @@ def _post(row) -> Post:
                 recipient=row["recipient"], body=row["body"], attachment=row["attachment"], filename=row["filename"],
                 created_at=to_time(row["created_at"]), attempts=row["attempts"], last_error=row["last_error"],
                 next_attempt_at=to_time(row["next_attempt_at"]), sent_at=to_time(row["sent_at"]),
-                message_id=row["message_id"])
+                message_id=row["message_id"], state=row["state"])
 
 
 class Queries:
@@ -267,13 +267,18 @@ class Queries:
         return cursor.lastrowid
 
     async def due_posts(self, now: datetime, limit: int = 50) -> list[Post]:
-        """Unsent posts due now, in id order; a game's posts wait behind an earlier one of that game
-        that failed and waits for its retry (each game's posts go out in order)."""
-        rows = await self._all("SELECT * FROM outbox AS post WHERE sent_at IS NULL"
+        """Unsent posts due now, in id order. A parked post is never due (a moderator asks for it
+        again). A post waits behind an earlier unsent one to the same place (the game's channel, or
+        the same player) that failed and waits for its retry, so each place reads its posts in order;
+        posts to other places go on."""
+        rows = await self._all("SELECT * FROM outbox AS post WHERE sent_at IS NULL AND state <> 'parked'"
                                " AND (next_attempt_at IS NULL OR next_attempt_at <= ?)"
                                " AND NOT EXISTS (SELECT 1 FROM outbox AS earlier WHERE earlier.sent_at IS NULL"
-                               " AND earlier.game_id = post.game_id AND earlier.id < post.id"
-                               " AND earlier.next_attempt_at > ?) ORDER BY id LIMIT ?",
+                               " AND earlier.state <> 'parked' AND earlier.game_id = post.game_id"
+                               " AND earlier.id < post.id AND earlier.next_attempt_at > ?"
+                               " AND (earlier.recipient = post.recipient"
+                               " OR (earlier.recipient IS NULL AND post.recipient IS NULL)))"
+                               " ORDER BY id LIMIT ?",
                                (to_text(now), to_text(now), limit))
         return [_post(row) for row in rows]
 
@@ -282,18 +287,42 @@ class Queries:
         return row[0]
 
     async def next_retry_at(self) -> datetime | None:
-        row = await self._one("SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL")
+        row = await self._one("SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL AND state <> 'parked'")
         return to_time(row[0])
 
     async def mark_sent(self, post_id: int, at: datetime, message_id: str | None) -> bool:
-        """True the first time only: a post is marked sent exactly once."""
-        cursor = await self._write("UPDATE outbox SET sent_at = ?, message_id = ?, attempts = attempts + 1"
-                                   " WHERE id = ? AND sent_at IS NULL", (to_text(at), message_id, post_id))
+        """True the first time only: a post is marked sent exactly once (its successful attempt counted)."""
+        cursor = await self._write("UPDATE outbox SET sent_at = ?, message_id = ?, attempts = attempts + 1,"
+                                   " state = 'sent' WHERE id = ? AND sent_at IS NULL",
+                                   (to_text(at), message_id, post_id))
         return cursor.rowcount == 1
 
-    async def mark_failed(self, post_id: int, error: str, retry_at: datetime | None) -> None:
-        await self._write("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?"
-                          " WHERE id = ? AND sent_at IS NULL", (error[:500], to_text(retry_at), post_id))
+    async def mark_failed(self, post_id: int, error: str, retry_at: datetime, *, state: str = "pending") -> None:
+        """One failed attempt: retried at ``retry_at``; ``state`` 'pending' or 'waiting'."""
+        await self._write("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, state = ?"
+                          " WHERE id = ? AND sent_at IS NULL", (error[:500], to_text(retry_at), state, post_id))
+
+    async def park_post(self, post_id: int, reason: str) -> None:
+        """One failed attempt that will not pass by itself: the post waits for a moderator."""
+        await self._write("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = NULL,"
+                          " state = 'parked' WHERE id = ? AND sent_at IS NULL", (reason[:500], post_id))
+
+    async def waiting_post_count(self, game_id: int) -> int:
+        row = await self._one("SELECT COUNT(*) FROM outbox WHERE game_id = ? AND sent_at IS NULL AND state = 'waiting'",
+                              (game_id,))
+        return row[0]
+
+    async def troubled_posts(self, game_id: int, limit: int = 50) -> list[Post]:
+        """The game's unsent posts that have failed at least once (parked, waiting or retrying), by id."""
+        rows = await self._all("SELECT * FROM outbox WHERE game_id = ? AND sent_at IS NULL"
+                               " AND (state <> 'pending' OR attempts > 0) ORDER BY id LIMIT ?", (game_id, limit))
+        return [_post(row) for row in rows]
+
+    async def release_posts(self, game_id: int, post_ids: list[int]) -> None:
+        """Parked or waiting posts of the game to be tried again now."""
+        for post_id in post_ids:
+            await self._write("UPDATE outbox SET state = 'pending', next_attempt_at = NULL WHERE id = ? AND game_id = ?"
+                              " AND sent_at IS NULL AND state IN ('parked', 'waiting')", (post_id, game_id))
 
     async def posts(self, game_id: int) -> list[Post]:
         return [_post(row) for row in await self._all("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))]

@@ -7,12 +7,13 @@ from datetime import datetime, timezone
 from typing import Any
 
 __all__ = ["Game", "PlayerRow", "OrderRow", "Snapshot", "Post", "AuditEntry", "to_text", "to_time",
-           "GAME_STATUSES", "ORDER_STATUSES", "ORDER_SOURCES", "LIVE_ORDER_STATUSES"]
+           "GAME_STATUSES", "ORDER_STATUSES", "ORDER_SOURCES", "LIVE_ORDER_STATUSES", "POST_STATES"]
 
 GAME_STATUSES = ("setup", "running", "paused", "ended")
 ORDER_STATUSES = ("pending", "superseded", "cancelled", "locked", "resolved", "refused")
 ORDER_SOURCES = ("channel", "dm", "moderator")
 LIVE_ORDER_STATUSES = ("pending", "locked")
+POST_STATES = ("pending", "waiting", "parked", "sent")
 
 
 def to_text(moment: datetime | None) -> str | None:
@@ -115,6 +116,8 @@ class Post:
     next_attempt_at: datetime | None
     sent_at: datetime | None
     message_id: str | None
+    #: 'pending', 'waiting' (on access or on Discord), 'parked' (until a moderator asks) or 'sent'
+    state: str = "pending"
 
 
 @dataclass(frozen=True, slots=True)

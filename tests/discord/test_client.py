@@ -19,7 +19,7 @@ PLAYER_COMMANDS = {"join", "move", "orders", "cancel", "board", "health", "piece
 #: offered in servers only, refused at run time to anyone but a moderator (cogs/moderation.py)
 MODERATOR_COMMANDS = {f"game {name}" for name in ("create", "start", "pause", "resume", "schedule", "settings", "end")} | {
     f"mod {name}" for name in ("lock", "unlock", "resolve", "rollback", "extend", "place", "remove", "move", "balance",
-                               "kick", "event", "announce", "status")}
+                               "kick", "event", "announce", "status", "posts", "redeliver")}
 
 
 async def test_setup_hook_wires_everything_and_close_undoes_it(tmp_path):

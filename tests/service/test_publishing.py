@@ -8,11 +8,17 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.service import Moderator, FilePublisher, InvalidInput, MemoryPublisher, OutboxRelay, PublishError
-from bot.service.publishing import BACKOFF
+from bot.service import (FilePublisher, InvalidInput, MemoryPublisher, Moderator, NotAllowed, NotFound, OutboxRelay,
+                         PublishError, UndeliverableError, WaitingForAccess)
+from bot.service.publishing import BACKOFF, MIN_RETRY_SECONDS
 
-MOD = Moderator(user_id=99, guild_id=1)     # a moderator of the tests' server
+MOD = 99
+GUILD = 1
 ALICE, BOB, CLEO = 1, 2, 3
+
+
+def moderator(guild_id: int = GUILD) -> Moderator:
+    return Moderator(user_id=MOD, guild_id=guild_id)
 
 
 async def unsent(table) -> int:
@@ -32,13 +38,16 @@ async def test_a_publisher_that_fails_three_times_delivers_each_post_once(table)
     publisher = MemoryPublisher(failures=3)
     relay = OutboxRelay(table.service, publisher)
 
-    first = posts[0].id
+    first_of_each_place = {}
+    for post in posts:
+        first_of_each_place.setdefault(post.recipient, post.id)
     start = table.clock.now
     assert await relay.deliver_due() == 0
-    assert publisher.attempts == {first: 1}        # the game's later posts wait behind the failed one
+    # the channel's later posts wait behind its failed first one; each player's report is a place of its own
+    assert publisher.attempts == {post_id: 1 for post_id in first_of_each_place.values()}
     assert await relay.deliver_due() == 0          # not due again before its backoff
-    assert publisher.attempts == {first: 1}
-    [row] = [p for p in await table.posts(game.id) if p.id == first]
+    assert publisher.attempts == {post_id: 1 for post_id in first_of_each_place.values()}
+    [row] = [p for p in await table.posts(game.id) if p.id == first_of_each_place[None]]
     assert (row.attempts, row.sent_at, row.next_attempt_at) == (1, None, start + timedelta(seconds=BACKOFF[0]))
 
     delivered, rounds = 0, 0
@@ -48,10 +57,12 @@ async def test_a_publisher_that_fails_three_times_delivers_each_post_once(table)
         table.clock.past(await next_retry(table))
         delivered += await relay.deliver_due()
     assert delivered == len(posts)
-    assert [p.id for p in publisher.delivered] == [p.id for p in posts]      # once each, in order
+    assert sorted(p.id for p in publisher.delivered) == [p.id for p in posts]        # once each
+    channel = [p.id for p in posts if p.recipient is None]
+    assert [p.id for p in publisher.delivered if p.recipient is None] == channel      # the channel's in order
     assert publisher.attempts == {p.id: 4 for p in posts}
     for row in await table.posts(game.id):
-        assert row.sent_at is not None and row.attempts == 4
+        assert row.sent_at is not None and row.attempts == 4 and row.state == "sent"
         assert row.message_id == f"memory-{row.id}"
         assert row.last_error == f"simulated failure 3 of post {row.id}"
     assert await relay.deliver_due() == 0
@@ -82,7 +93,7 @@ async def test_posts_of_a_game_keep_their_order_across_an_outage(table):
     assert await relay.deliver_due() == 0          # the first post fails and waits for its retry
     publisher.down = False
     table.clock.advance(seconds=BACKOFF[0] / 2)    # woken early (a new post), before the retry is due
-    await table.service.announce(game.id, actor=MOD, text="Update 2 is open")
+    await table.service.announce(game.id, actor=moderator(), text="Update 2 is open")
     await relay.deliver_due()
     assert publisher.delivered == [], "a later post went out before the one that failed"
     table.clock.advance(seconds=BACKOFF[0])
@@ -106,18 +117,28 @@ async def test_another_games_posts_do_not_wait_for_a_failing_game(table):
     assert [p.game_id for p in publisher.delivered] == [second.id]
 
 
-async def test_an_undeliverable_post_is_closed_and_the_rest_go_on(table):
+async def test_an_undeliverable_post_is_parked_with_its_reason_and_the_rest_go_on(table):
     game = await table.playing_game()
     await table.service.submit_order(game.id, user_id=BOB, text="K(10,0)-(10,1)", source="dm")
-    await table.service.announce(game.id, actor=MOD, text="after the notice")
+    await table.service.announce(game.id, actor=moderator(), text="after the notice")
     publisher = MemoryPublisher(undeliverable=("notice",))
     relay = OutboxRelay(table.service, publisher)
     posts = await table.posts(game.id)
     assert await relay.deliver_due() == len(posts) - 1
     [notice] = [p for p in await table.posts(game.id) if p.kind == "notice"]
-    assert notice.sent_at is not None and notice.message_id is None
+    assert (notice.state, notice.sent_at, notice.attempts) == ("parked", None, 1)
     assert notice.last_error == "cannot deliver a notice"
     assert publisher.delivered[-1].body == "after the notice"
+    assert await next_retry(table) is None                     # nothing retries it by itself
+    table.clock.advance(days=30)
+    assert await relay.deliver_due() == 0 and publisher.attempts[notice.id] == 1
+
+    # a moderator asks for it again: it goes out once Discord takes it
+    publisher.undeliverable = ()
+    assert await table.service.redeliver(game.id, actor=moderator(), post_id=notice.id) == [notice.id]
+    assert await relay.deliver_due() == 1
+    [notice] = [p for p in await table.posts(game.id) if p.kind == "notice"]
+    assert (notice.state, notice.attempts) == ("sent", 2) and notice.message_id == f"memory-{notice.id}"
     assert await unsent(table) == 0
 
 
@@ -142,16 +163,16 @@ async def test_the_service_wakes_the_relay_only_when_something_was_written(table
     await service.submit_order(game.id, user_id=ALICE, text="K(0,0)-(0,1)")          # posts nothing
     assert not service.posts_waiting.is_set()
     with pytest.raises(InvalidInput):
-        await service.announce(game.id, actor=MOD, text="")
+        await service.announce(game.id, actor=moderator(), text="")
     assert not service.posts_waiting.is_set()
-    await service.announce(game.id, actor=MOD, text="hello")
+    await service.announce(game.id, actor=moderator(), text="hello")
     assert service.posts_waiting.is_set()
 
 
 async def test_the_file_publisher_writes_the_documented_layout(table, tmp_path):
     game = await table.playing_game()
     await table.service.submit_order(game.id, user_id=BOB, text="K(10,0)-(10,1)", source="dm")
-    await table.service.rollback(game.id, to_update=0, actor=MOD)       # a private notice to Bob
+    await table.service.rollback(game.id, to_update=0, actor=moderator())       # a private notice to Bob
     root = tmp_path / "posts"
     relay = OutboxRelay(table.service, FilePublisher(root))
     assert await relay.deliver_due() == len(await table.posts(game.id))
@@ -246,3 +267,218 @@ async def test_the_file_publisher_refuses_a_path_outside_its_folder(tmp_path):
     with pytest.raises(UndeliverableError, match="outside"):
         publisher._inside("../escape.md")
     assert publisher._inside("0001/board.png") == (tmp_path / "posts" / "0001" / "board.png").resolve()
+
+
+# ----------------------------------------------------------------------------- faults that must lose nothing
+async def test_attempts_count_each_try_once(table):
+    game = await table.new_game()
+    await table.service.announce(game.id, actor=moderator(), text="second")
+    await table.service.announce(game.id, actor=moderator(), text="third")
+    start, second, third = [p.id for p in await table.posts(game.id)]
+
+    class Mixed(MemoryPublisher):
+        async def publish(self, post):
+            if post.id == second and self.attempts.get(second, 0) == 0:
+                self.attempts[second] = 1
+                raise UndeliverableError("refused once")
+            return await super().publish(post)
+
+    relay = OutboxRelay(table.service, Mixed())
+    await relay.deliver_due()
+    counts = {p.id: (p.state, p.attempts) for p in await table.posts(game.id)}
+    assert counts == {start: ("sent", 1), second: ("parked", 1), third: ("sent", 1)}   # one try, one attempt
+    await table.service.redeliver(game.id, actor=moderator())
+    await relay.deliver_due()
+    assert {p.id: (p.state, p.attempts) for p in await table.posts(game.id)}[second] == ("sent", 2)
+
+
+async def test_a_publisher_raising_an_unexpected_error_parks_that_post_and_every_other_goes_out(table):
+    first = await table.playing_game(channel_id=10)
+    second = await table.new_game(channel_id=11)
+    broken = [p for p in await table.posts(first.id) if p.kind == "board"][0].id
+
+    class Buggy(MemoryPublisher):
+        async def publish(self, post):
+            if post.id == broken:
+                raise RuntimeError("a bug in the publisher")
+            return await super().publish(post)
+
+    publisher = Buggy()
+    relay = OutboxRelay(table.service, publisher)
+    expected = len(await table.posts(first.id)) + len(await table.posts(second.id)) - 1
+    assert await relay.deliver_due() == expected                  # no exception escapes; the rest go out
+    assert {p.game_id for p in publisher.delivered} == {first.id, second.id}
+    [row] = [p for p in await table.posts(first.id) if p.id == broken]
+    assert row.state == "parked" and row.sent_at is None and row.attempts == 1
+    assert "RuntimeError" in row.last_error and "/mod redeliver" in row.last_error
+    # shown to moderators with its reason, never with its text
+    [trouble] = await table.service.post_troubles(first.id, actor=moderator())
+    assert (trouble.post_id, trouble.state) == (broken, "parked")
+    assert "RuntimeError" in trouble.text() and "board of update 1" in trouble.text()
+    assert row.body not in trouble.text()
+    # the bug is fixed; a moderator asks for it again
+    publisher.__class__ = MemoryPublisher
+    assert await table.service.redeliver(first.id, actor=moderator()) == [broken]
+    assert await relay.deliver_due() == 1
+    assert await unsent(table) == 0
+    assert ("redeliver", {"posts": [broken]}) in [(e.action, e.detail) for e in await table.service.audit_log(first.id)]
+
+
+async def test_the_relay_keeps_running_when_a_publisher_raises(table):
+    game = await table.new_game()
+
+    class AlwaysBroken:
+        tried: int = 0
+
+        async def publish(self, post):
+            AlwaysBroken.tried += 1
+            raise KeyError("oops")
+
+    relay = OutboxRelay(table.service, AlwaysBroken(), poll_seconds=0.01)
+    runner = asyncio.create_task(relay.run())
+    try:
+        await asyncio.sleep(0.2)
+        assert not runner.done()
+    finally:
+        runner.cancel()
+    [post] = await table.posts(game.id)
+    assert post.state == "parked" and AlwaysBroken.tried == 1          # parked, not retried in a loop
+
+
+async def test_retry_after_is_honoured_instead_of_the_backoff(table):
+    game = await table.new_game()
+    [post] = await table.posts(game.id)
+
+    class RateLimited(MemoryPublisher):
+        retry_after: float = 30.0
+        limited: bool = True
+
+        async def publish(self, post):
+            if self.limited:
+                self.attempts[post.id] = self.attempts.get(post.id, 0) + 1
+                raise PublishError("rate limited", retry_after=self.retry_after)
+            return await super().publish(post)
+
+    publisher = RateLimited()
+    relay = OutboxRelay(table.service, publisher)
+    start = table.clock.now
+    await relay.deliver_due()
+    assert await next_retry(table) == start + timedelta(seconds=30)        # not BACKOFF[0]
+    table.clock.advance(seconds=BACKOFF[1])
+    assert await relay.deliver_due() == 0 and publisher.attempts[post.id] == 1
+    table.clock.now = start + timedelta(seconds=30)
+    publisher.retry_after = 0                                               # "now" is never a tight loop
+    await relay.deliver_due()
+    assert publisher.attempts[post.id] == 2
+    assert await next_retry(table) == table.clock.now + timedelta(seconds=MIN_RETRY_SECONDS)
+    publisher.limited = False
+    table.clock.past(await next_retry(table))
+    assert await relay.deliver_due() == 1
+
+
+async def test_a_post_is_tried_once_per_round_however_short_its_wait(table):
+    game = await table.new_game()
+    await table.service.announce(game.id, actor=moderator(), text="second")
+    clock = table.clock
+
+    class SlowAndFailing:
+        tried: list = []
+
+        async def publish(self, post):
+            self.tried.append(post.id)
+            clock.advance(seconds=10)               # each try takes longer than the wait Discord asks for
+            raise PublishError("busy", retry_after=0)
+
+    publisher = SlowAndFailing()
+    assert await OutboxRelay(table.service, publisher).deliver_due() == 0
+    assert publisher.tried == [(await table.posts(game.id))[0].id]
+
+
+async def test_posts_waiting_for_access_retry_with_growing_backoff_and_are_never_given_up(table):
+    game = await table.playing_game()
+    await table.service.announce(game.id, actor=moderator(), text="while the channel is closed")
+
+    class ChannelClosed(MemoryPublisher):
+        closed: bool = True
+
+        async def publish(self, post):
+            if self.closed and post.recipient is None:
+                self.attempts[post.id] = self.attempts.get(post.id, 0) + 1
+                raise WaitingForAccess(f"post {post.id} in the channel of game {post.game_id}: the bot cannot see "
+                                       f"that channel (Discord answered 403 (code 50001))")
+            return await super().publish(post)
+
+    publisher = ChannelClosed()
+    relay = OutboxRelay(table.service, publisher)
+    await relay.deliver_due()
+    posts = await table.posts(game.id)
+    channel = [p for p in posts if p.recipient is None and p.kind != "notice"]
+    assert [p.state for p in channel] == ["waiting"] + ["pending"] * (len(channel) - 1)
+    assert {p.recipient for p in publisher.delivered} == {ALICE, BOB, CLEO, MOD}      # the players' reports go on
+    [told] = [p for p in posts if p.kind == "notice" and p.recipient == MOD]           # the game's creator is told
+    assert "cannot see that channel" in told.body and "/mod posts" in told.body and table.MODERATOR.user_id == MOD
+
+    waits = []
+    for _ in range(12):                                     # hours of waiting: never parked, never given up
+        retry = await next_retry(table)
+        waits.append(round((retry - table.clock.now).total_seconds()))
+        table.clock.now = retry
+        await relay.deliver_due()
+    assert waits == [1, 2, 5, 15, 60, 300, 300, 300, 300, 300, 300, 300]
+    first = (await table.posts(game.id))[0]
+    assert (first.state, first.attempts, first.sent_at) == ("waiting", 13, None)
+    assert len([p for p in await table.posts(game.id) if p.kind == "notice" and p.recipient == MOD]) == 1  # once
+    troubles = await table.service.post_troubles(game.id, actor=moderator())
+    assert [t.state for t in troubles] == ["waiting"] and "cannot see that channel" in troubles[0].text()
+
+    # access returns: everything goes out, in order, once
+    publisher.closed = False
+    table.clock.past(await next_retry(table))
+    await relay.deliver_due()
+    assert [p.id for p in publisher.delivered if p.recipient is None] == [p.id for p in channel]
+    assert await unsent(table) == 0
+    assert [a.action for a in await table.service.audit_log(game.id)].count("posts_waiting") == 1
+
+    # a later spell of waiting is told again, once
+    publisher.closed = True
+    await table.service.announce(game.id, actor=moderator(), text="closed again")
+    await relay.deliver_due()
+    assert len([p for p in await table.posts(game.id) if p.kind == "notice" and p.recipient == MOD]) == 2
+
+
+async def test_a_moderator_can_try_waiting_posts_at_once(table):
+    game = await table.new_game()
+    [post] = await table.posts(game.id)
+
+    class Closed(MemoryPublisher):
+        open: bool = False
+
+        async def publish(self, post):
+            if post.recipient is None and not self.open:
+                raise WaitingForAccess("the bot lacks a permission there")
+            return await super().publish(post)
+
+    publisher = Closed()
+    relay = OutboxRelay(table.service, publisher)
+    for _ in range(6):
+        table.clock.past(await next_retry(table) or table.clock.now)
+        await relay.deliver_due()
+    assert (await table.posts(game.id))[0].state == "waiting"
+    publisher.open = True                                    # the permission is granted back
+    assert await table.service.redeliver(game.id, actor=moderator()) == [post.id]
+    assert await relay.deliver_due() >= 1                     # at once, not after the 300 s backoff
+    assert (await table.posts(game.id))[0].state == "sent"
+
+
+async def test_only_a_moderator_of_the_games_server_sees_and_redelivers_posts(table):
+    game = await table.new_game()
+    await OutboxRelay(table.service, MemoryPublisher(undeliverable=("announcement",))).deliver_due()
+    for actor in (MOD, ALICE, Moderator(user_id=MOD, guild_id=GUILD + 1)):
+        await table.refused(table.service.redeliver(game.id, actor=actor), NotAllowed, "only a moderator")
+        with pytest.raises(NotAllowed):
+            await table.service.post_troubles(game.id, actor=actor)
+    await table.refused(table.service.redeliver(game.id, actor=moderator(), post_id=10**6), NotFound,
+                        "is not parked or waiting", "/mod posts")
+    await table.service.redeliver(game.id, actor=moderator())
+    await table.refused(table.service.redeliver(game.id, actor=moderator()), NotFound, "no post of")
+    assert await table.service.post_troubles(game.id, actor=moderator()) != []     # tried again, not yet sent
