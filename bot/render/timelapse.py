@@ -8,6 +8,12 @@ next update to resolve), so its frame reads "after update N" with ``N = state.up
 
 The GIF stays within 4096 pixels a side and 8 MB: frames are scaled down until it does. Every
 state gets its frame, so the frame count always equals the number of states.
+
+The work comes apart for a game that is still being played: :func:`state_extent` and
+:func:`region_of` give the common region from each state's occupied box (kept per update, so the
+states need not be loaded again), :func:`render_frame` draws one state's frame (when its update
+resolves), and :func:`assemble_timelapse` makes the GIF from the frames' PNGs. ``render_timelapse``
+is exactly those three steps in a row.
 """
 
 from __future__ import annotations
@@ -22,8 +28,11 @@ from bot.engine.ruleset import Ruleset
 from .board import framed_region, render_board, state_label
 from .sprites import bold_font, font
 
-__all__ = ["render_timelapse", "timelapse_region", "frame_label", "MAX_SIDE", "MAX_BYTES", "FRAME_MS",
-           "LAST_FRAME_MS"]
+__all__ = ["render_timelapse", "timelapse_region", "frame_label", "state_extent", "region_of", "render_frame",
+           "assemble_timelapse", "Extent", "MAX_SIDE", "MAX_BYTES", "FRAME_MS", "LAST_FRAME_MS"]
+
+#: the box ``(x0, y0, x1, y1)`` of what a state shows (pieces, implosion squares, marked squares)
+Extent = tuple[int, int, int, int]
 
 MAX_SIDE = 4096
 MAX_BYTES = 8 * 1024 * 1024
@@ -48,21 +57,35 @@ def timelapse_region(states: Sequence, margin: int = MARGIN) -> tuple[int, int, 
     """The union of the occupied areas of ``states`` (pieces, implosion squares, marked squares),
     ``margin`` squares wider on each side and at least 9 x 9, kept within one square of the
     board's bounds; None when no state has anything to show."""
+    bounds = next((state.board.bounds for state in states if state.board.bounds), None)
+    return region_of([state_extent(state) for state in states], bounds, margin)
+
+
+def state_extent(state) -> Extent | None:
+    """The box of what ``state`` shows (pieces, implosion squares, marked squares); None if nothing."""
     xs: list[int] = []
     ys: list[int] = []
-    bounds = None
-    for state in states:
-        box = state.board.bounding_box()
-        if box is not None:
-            xs += [box[0][0], box[1][0]]
-            ys += [box[0][1], box[1][1]]
-        for x, y in (*state.implosions, *state.marked):
-            xs.append(x)
-            ys.append(y)
-        bounds = bounds or state.board.bounds
+    box = state.board.bounding_box()
+    if box is not None:
+        xs += [box[0][0], box[1][0]]
+        ys += [box[0][1], box[1][1]]
+    for x, y in (*state.implosions, *state.marked):
+        xs.append(x)
+        ys.append(y)
     if not xs:
         return None
-    return framed_region(xs, ys, margin, bounds)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def region_of(extents: Sequence[Extent | None], bounds, margin: int = MARGIN) -> tuple[int, int, int, int] | None:
+    """The timelapse region of states with these extents (see :func:`timelapse_region`) on a board
+    with these bounds (None: unbounded)."""
+    boxes = [extent for extent in extents if extent is not None]
+    if not boxes:
+        return None
+    xs = [min(b[0] for b in boxes), max(b[2] for b in boxes)]
+    ys = [min(b[1] for b in boxes), max(b[3] for b in boxes)]
+    return framed_region(xs, ys, margin, tuple(map(tuple, bounds)) if bounds else None)
 
 
 def _banner(width: int, label: str, title: str, index: int, count: int) -> Image.Image:
@@ -116,31 +139,42 @@ def render_timelapse(ruleset: Ruleset, states: Sequence, *, palette: str = "defa
         raise ValueError("a timelapse needs at least one state")
     if region is None:
         region = timelapse_region(states)
-    boards = []
-    for state in states:
-        rendered = render_board(ruleset, state, region=region, palette=palette)
-        boards.append(Image.open(BytesIO(rendered.png)).convert("RGB"))
+    return assemble_timelapse(ruleset.title, [frame_label(state) for state in states],
+                              [render_frame(ruleset, state, region, palette=palette) for state in states])
+
+
+def render_frame(ruleset: Ruleset, state, region: tuple[int, int, int, int] | None, *,
+                 palette: str = "default") -> bytes:
+    """The PNG of one state's frame (without its banner) on the timelapse's ``region``."""
+    return render_board(ruleset, state, region=region, palette=palette).png
+
+
+def assemble_timelapse(title: str, labels: Sequence[str], pngs: Sequence[bytes]) -> bytes:
+    """The GIF of frames already drawn (:func:`render_frame`), each under a banner with its label."""
+    if not pngs or len(labels) != len(pngs):
+        raise ValueError("a timelapse needs at least one frame, and a label for each")
+    boards = [Image.open(BytesIO(png)).convert("RGB") for png in pngs]
     width = max(b.width for b in boards)
     height = max(b.height for b in boards)
     # the banner is added after scaling, so the update stays readable however small the board gets
     scale = min(1.0, TARGET_WIDTH / width, (MAX_SIDE - BANNER_HEIGHT) / height)
     while True:
-        data = _encode(_frames(ruleset, states, boards, width, height, scale))
+        data = _encode(_frames(title, list(labels), boards, width, height, scale))
         if len(data) <= MAX_BYTES or scale < 0.05:
             return data
         scale *= 0.8 if len(data) < 2 * MAX_BYTES else 0.9 * (MAX_BYTES / len(data)) ** 0.5
 
 
-def _frames(ruleset: Ruleset, states: list, boards: list[Image.Image], width: int, height: int,
+def _frames(title: str, labels: list[str], boards: list[Image.Image], width: int, height: int,
             scale: float) -> list[Image.Image]:
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
     frame_width = max(size[0], MIN_FRAME_WIDTH)
     frames = []
-    for index, (state, board) in enumerate(zip(states, boards)):
+    for index, (label, board) in enumerate(zip(labels, boards)):
         if scale < 1.0:
             board = board.resize((max(1, round(board.width * scale)), max(1, round(board.height * scale))),
                                  Image.Resampling.LANCZOS)
-        banner = _banner(frame_width, frame_label(state), ruleset.title, index, len(states))
+        banner = _banner(frame_width, label, title, index, len(labels))
         frame = Image.new("RGB", (frame_width, BANNER_HEIGHT + size[1]), (255, 255, 255))
         frame.paste(banner, (0, 0))
         frame.paste(board, ((frame_width - board.width) // 2, BANNER_HEIGHT))

@@ -167,9 +167,9 @@ class ServiceBase:
         return {"deadline_at": deadline, "lock_at": lock_at, "reminded_for": None}
 
     async def _finish(self, q, game: Game, actor: int, reason: str) -> None:
-        """End a game in the current transaction: pending orders cancelled, a timelapse posted."""
-        from .posts import timelapse_post
-
+        """End a game in the current transaction: pending orders cancelled, the end announced, and
+        the timelapse owed. The caller makes it after the commit (:meth:`make_timelapse`): drawing it
+        here would hold the database for every game while it draws."""
         now = self.now()
         await q.move_orders(game.id, game.update_no, "pending", "cancelled")
         await q.move_orders(game.id, game.update_no, "locked", "cancelled")
@@ -177,15 +177,8 @@ class ServiceBase:
                             claimed_at=None)
         await q.audit(game_id=game.id, actor=actor, action="end", detail={"reason": reason}, at=now)
         await self._post(q, game, max(game.update_no - 1, 0), "announcement", f"**{game.name}** has ended: {reason}.")
-        snapshots = await q.snapshots(game.id)
-        if snapshots:
-            latest = {}
-            for snapshot in snapshots:        # the last revision of each update
-                latest[snapshot.update_no] = snapshot
-            states = [serialize.loads(s.state) for s in latest.values()]
-            post = await asyncio.to_thread(timelapse_post, self.ruleset(game), states, self.settings(game).palette)
-            if post is not None:
-                await self._post(q, game, max(game.update_no - 1, 0), *post)
+        if len(await q.snapshot_keys(game.id)) >= 2:          # something happened since the start
+            await q.owe_timelapse(game.id, max(game.update_no - 1, 0), now)
 
     async def _post(self, q, game: Game, update_no: int, kind: str, body: str = "", attachment: bytes | None = None,
                     filename: str | None = None, recipient: int | None = None) -> int:

@@ -194,6 +194,7 @@ class GameCases(ServiceBase):
                 await self._finish(q, game, actor_id, reason or "ended by a moderator")
                 game = await q.game(game.id)
         self._schedule_changed(game.id)
+        await self.make_timelapse(game.id)      # after the commit, off the event loop (.timelapses)
         return game
 
     # ------------------------------------------------------------------ players

@@ -7,7 +7,7 @@ A draft is ``(kind, body, attachment, filename, recipient)``: the outbox row to 
 - ``events``: event starts and ends, only when some happened;
 - ``report``: the public report of what every order did;
 - ``private_report``: to each player concerned, what happened to them (refusals included);
-- ``timelapse``: the session as an animated GIF, when a game ends.
+- ``timelapse``: the session as an animated GIF, made after a game ends (:mod:`.timelapses`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from bot.engine.report import Report, render
 from bot.engine.ruleset import Ruleset
 from bot.engine.standings import health_board_lines
 from bot.engine.state import GameState
-from bot.render.board import render_board
+from bot.render.board import Rendered, render_board
 from bot.render.healthboard import render_health_board
-from bot.render.timelapse import render_timelapse
 
-__all__ = ["Draft", "update_posts", "timelapse_post", "EVENT_ENTRIES"]
+__all__ = ["Draft", "update_posts", "timelapse_body", "EVENT_ENTRIES"]
 
 EVENT_ENTRIES = ("event_start", "event_end")
 
@@ -37,10 +36,12 @@ class Draft:
 
 
 def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: Report,
-                 user_ids: dict[str, int], game_name: str, palette: str = "default") -> list[Draft]:
-    """Every post of one resolved update, in the order they should appear."""
+                 user_ids: dict[str, int], game_name: str, palette: str = "default",
+                 board: Rendered | None = None) -> list[Draft]:
+    """Every post of one resolved update, in the order they should appear (``board``: the board
+    after the update, if it is drawn already)."""
     number = report.update
-    board = render_board(ruleset, after, palette=palette)
+    board = board or render_board(ruleset, after, palette=palette)
     health = render_health_board(ruleset, after, palette=palette)
     lines = health_board_lines(ruleset, after)
     drafts = [
@@ -61,9 +62,6 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
     return drafts
 
 
-def timelapse_post(ruleset: Ruleset, states: list[GameState], palette: str = "default") -> tuple | None:
-    """``(kind, body, attachment, filename)`` of the session's timelapse, or None before any update."""
-    if len(states) < 2:
-        return None
-    gif = render_timelapse(ruleset, states, palette=palette)
-    return ("timelapse", f"The whole session, update by update ({len(states) - 1} updates).", gif, "timelapse.gif")
+def timelapse_body(frames: int) -> str:
+    """The words of the timelapse post of a session shown in ``frames`` frames."""
+    return f"The whole session, update by update ({frames - 1} updates)."

@@ -21,6 +21,7 @@ from bot.engine.report import Report
 from bot.engine.resolution import resolve
 from bot.engine.state import GameState
 from bot.render.board import render_board
+from bot.render.timelapse import Extent
 from bot.store import Game
 
 from .actors import Moderator, require_moderator
@@ -28,6 +29,7 @@ from .base import ServiceBase, is_row_number, with_joiners
 from .errors import InvalidInput, NotFound, WrongTime
 from .faults import fault_point
 from .posts import update_posts
+from .timelapses import Frame, TimelapseCases, update_frame
 
 __all__ = ["UpdateCases", "Resolution", "HistoryEntry", "CLAIM_LEASE"]
 
@@ -93,7 +95,15 @@ def _holder_alive(holder: str) -> bool | None:
     return True
 
 
-class UpdateCases(ServiceBase):
+def update_pictures(ruleset, state: GameState, new_state: GameState, report: Report, user_ids: dict[str, int],
+                    game_name: str, palette: str, earlier: list[Extent | None]):
+    """The update's posts and its timelapse frame (the board drawn once for both): off the event loop."""
+    board = render_board(ruleset, new_state, palette=palette)
+    frame = update_frame(ruleset, new_state, earlier, board, palette)
+    return update_posts(ruleset, state, new_state, report, user_ids, game_name, palette, board=board), frame
+
+
+class UpdateCases(TimelapseCases):
     # ------------------------------------------------------------------ claims
     def _claim_is_stale(self, game: Game, now: datetime) -> bool:
         if game.claimed_by is None or game.claimed_by == self.holder:
@@ -115,6 +125,9 @@ class UpdateCases(ServiceBase):
                 if self._claim_is_stale(game, now):
                     await q.update_game(game.id, claimed_by=None, claimed_at=None)
                     freed.append(game.id)
+            owing = await q.games_owing_timelapses()
+        for game_id in owing:           # a game ended, and the process stopped before its timelapse was made
+            await self.make_timelapse(game_id)
         return freed
 
     # ------------------------------------------------------------------ the lock
@@ -222,9 +235,10 @@ class UpdateCases(ServiceBase):
             new_state, report = await asyncio.to_thread(resolve_frozen, ruleset, state, orders, game.seed)
             fault_point("after_engine", update_no)
             palette = self.settings(game).palette
-            drafts = await asyncio.to_thread(update_posts, ruleset, state, new_state, report, user_ids, game.name,
-                                             palette)
-            ended = await self._commit(game, update_no, new_state, report, orders, joiners, drafts)
+            earlier = await self._earlier_extents(game.id, update_no)
+            drafts, frame = await asyncio.to_thread(update_pictures, ruleset, state, new_state, report, user_ids,
+                                                    game.name, palette, earlier)
+            ended = await self._commit(game, update_no, new_state, report, orders, joiners, drafts, frame)
         except Exception:
             # a bug in the engine or the renderer: give the claim back so a later call can retry
             # (a killed process cannot; its claim goes stale and is taken over instead)
@@ -234,6 +248,8 @@ class UpdateCases(ServiceBase):
             return Resolution(game_id, update_no, "busy")
         fault_point("after_commit", update_no)
         self._schedule_changed(game_id)
+        if ended:
+            await self.make_timelapse(game_id)
         return Resolution(game_id, update_no, "resolved", report, ended)
 
     async def _claim(self, game_id: int, update_no: int, force: bool):
@@ -272,7 +288,7 @@ class UpdateCases(ServiceBase):
                     await q.update_game(game_id, claimed_by=None, claimed_at=None)
 
     async def _commit(self, game: Game, update_no: int, new_state: GameState, report: Report,
-                      orders: dict[str, str], joiners, drafts) -> bool | None:
+                      orders: dict[str, str], joiners, drafts, frame: Frame) -> bool | None:
         """Store the update in one transaction; None if the claim was lost meanwhile."""
         async with self.lock_for(game.id):
             async with self.store.transaction() as q:
@@ -285,6 +301,8 @@ class UpdateCases(ServiceBase):
                                         base_revision=current.snapshot_revision, state=serialize.dumps(new_state),
                                         orders=orders, joiners=joiners, seed=current.seed, report=report.to_json(),
                                         reason="update", created_at=now)
+                await q.insert_frame(game_id=game.id, update_no=update_no, revision=revision, label=frame.label,
+                                     extent=frame.extent, bounds=frame.bounds, region=frame.region, png=frame.png)
                 refusals = {e.players[0]: e.data.get("reason", "refused") for e in report.of_type("refused")}
                 names = {row.user_id: row.name for row in await q.players(game.id, include_kicked=True)}
                 for order in await q.live_orders(game.id, update_no):

@@ -327,6 +327,54 @@ class Queries:
     async def posts(self, game_id: int) -> list[Post]:
         return [_post(row) for row in await self._all("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))]
 
+    # ------------------------------------------------------------------ timelapse
+    async def snapshot_keys(self, game_id: int) -> list[tuple[int, int]]:
+        """``(update_no, revision)`` of the current revision of every update (the last one not
+        rolled back), in update order: the positions a timelapse shows."""
+        rows = await self._all("SELECT update_no, MAX(revision) FROM snapshots WHERE game_id = ? AND rolled_back = 0"
+                               " GROUP BY update_no ORDER BY update_no", (game_id,))
+        return [(row[0], row[1]) for row in rows]
+
+    async def frame_facts(self, game_id: int) -> dict[tuple[int, int], tuple]:
+        """``(update_no, revision) -> (label, extent, bounds, region)`` of the game's stored frames
+        (JSON decoded; not the picture)."""
+        rows = await self._all("SELECT update_no, revision, label, extent, bounds, region FROM timelapse_frames"
+                               " WHERE game_id = ?", (game_id,))
+        return {(r[0], r[1]): (r[2], *(None if v is None else json.loads(v) for v in (r[3], r[4], r[5])))
+                for r in rows}
+
+    async def frame_png(self, game_id: int, update_no: int, revision: int) -> bytes | None:
+        row = await self._one("SELECT png FROM timelapse_frames WHERE game_id = ? AND update_no = ? AND revision = ?",
+                              (game_id, update_no, revision))
+        return None if row is None else row[0]
+
+    async def insert_frame(self, *, game_id: int, update_no: int, revision: int, label: str, extent, bounds,
+                           region, png: bytes) -> None:
+        await self._write("INSERT OR REPLACE INTO timelapse_frames (game_id, update_no, revision, label, extent,"
+                          " bounds, region, png) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                          (game_id, update_no, revision, label, *(None if v is None else json.dumps(v)
+                                                                  for v in (extent, bounds, region)), png))
+
+    async def owe_timelapse(self, game_id: int, update_no: int, at: datetime) -> None:
+        await self._write("INSERT OR IGNORE INTO timelapses (game_id, update_no, owed_since) VALUES (?, ?, ?)",
+                          (game_id, update_no, to_text(at)))
+
+    async def owed_timelapse(self, game_id: int) -> int | None:
+        """The update the game's owed timelapse belongs to; None if it owes none (or it is made)."""
+        row = await self._one("SELECT update_no FROM timelapses WHERE game_id = ? AND post_id IS NULL", (game_id,))
+        return None if row is None else row[0]
+
+    async def games_owing_timelapses(self) -> list[int]:
+        return [row[0] for row in await self._all("SELECT game_id FROM timelapses WHERE post_id IS NULL"
+                                                  " ORDER BY game_id")]
+
+    async def timelapse_made(self, game_id: int, post_id: int | None) -> bool:
+        """Mark the owed timelapse made (``post_id``: its outbox row; 0 when there was nothing to
+        show). True the first time only."""
+        cursor = await self._write("UPDATE timelapses SET post_id = ? WHERE game_id = ? AND post_id IS NULL",
+                                   (post_id, game_id))
+        return cursor.rowcount == 1
+
     # ------------------------------------------------------------------ audit
     async def audit(self, *, game_id: int, actor: int, action: str, detail: dict, at: datetime) -> None:
         await self._write("INSERT INTO audit (game_id, actor, action, detail, at) VALUES (?, ?, ?, ?, ?)",

@@ -1,0 +1,142 @@
+"""The timelapse of a game: each update's frame kept as it resolves, the GIF made after the game ends.
+
+Drawing every frame at the end, inside the transaction that ended the game, held the database's
+writer for as long as it took (a minute and a half for 60 frames of 1,000 players) and stalled
+every other game. Instead:
+
+- when an update resolves, its frame is drawn off the event loop with the update's other pictures
+  (:func:`update_frame`; the board post itself when it shows the same region) and stored in the
+  update's transaction, with the box its position shows;
+- the transaction that ends a game only records that the game *owes* its timelapse;
+- after the commit, :meth:`TimelapseCases.make_timelapse` makes the GIF off the event loop and
+  outside any transaction: the common region comes from the stored boxes, a stored frame drawn on
+  that region is used as it is, and only the others (the game spread further after they were drawn;
+  the start; a moderator's edit) are drawn again. One short transaction then puts the GIF in the
+  outbox and marks the debt paid. It is idempotent, and a crash before it ends leaves the debt, which
+  :meth:`~.updates.UpdateCases.recover` pays at the next start. The GIF is the one
+  :func:`bot.render.timelapse.render_timelapse` makes of the same positions, frame for frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from bot.engine import serialize
+from bot.engine.ruleset import Ruleset
+from bot.engine.state import GameState
+from bot.render.board import Rendered
+from bot.render.timelapse import Extent, assemble_timelapse, frame_label, region_of, render_frame, state_extent
+
+from .base import ServiceBase
+from .posts import timelapse_body
+
+__all__ = ["TimelapseCases", "Frame", "update_frame"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One position's timelapse frame (a board PNG, without its banner), with what it was drawn for."""
+
+    label: str
+    extent: Extent | None
+    bounds: list | None
+    region: tuple[int, int, int, int] | None
+    png: bytes
+
+
+def _bounds(state: GameState) -> list | None:
+    return None if state.board.bounds is None else [list(corner) for corner in state.board.bounds]
+
+
+def update_frame(ruleset: Ruleset, state: GameState, earlier: list[Extent | None], board: Rendered,
+                 palette: str = "default") -> Frame:
+    """The frame of ``state`` (the position after an update) on the region of the positions so far
+    (``earlier``: their boxes). The update's board is that very picture when it shows the same region."""
+    extent = state_extent(state)
+    region = region_of([*earlier, extent], state.board.bounds)
+    if region is not None and tuple(board.layout.region) == tuple(region):
+        png = board.png
+    else:
+        png = render_frame(ruleset, state, region, palette=palette)
+    return Frame(frame_label(state), extent, _bounds(state), region, png)
+
+
+def _same_region(stored, region) -> bool:
+    return (stored is None and region is None) or (stored is not None and region is not None
+                                                   and tuple(stored) == tuple(region))
+
+
+class TimelapseCases(ServiceBase):
+    def _timelapse_lock(self, game_id: int) -> asyncio.Lock:
+        locks = self.__dict__.setdefault("_timelapse_locks", {})
+        return locks.setdefault(game_id, asyncio.Lock())
+
+    async def _earlier_extents(self, game_id: int, update_no: int) -> list[Extent | None]:
+        """The boxes of the stored frames of the positions before ``update_no`` (current revisions)."""
+        async with self.store.snapshot_read() as q:
+            keys = await q.snapshot_keys(game_id)
+            facts = await q.frame_facts(game_id)
+        return [facts[key][1] for key in keys if key in facts and key[0] < update_no]
+
+    async def make_timelapse(self, game_id: int) -> int | None:
+        """Make the timelapse an ended game owes and put it in the outbox: its post id, or None when
+        nothing was owed (made already, here or by another process). Runs off the event loop and
+        outside any transaction but the last, short one; a failure is logged and the debt stays
+        (the next start tries again)."""
+        try:
+            return await self._make_timelapse(game_id)
+        except Exception:
+            log.exception("the timelapse of game %s could not be made; it is tried again at the next start", game_id)
+            return None
+
+    async def _make_timelapse(self, game_id: int) -> int | None:
+        async with self._timelapse_lock(game_id):
+            async with self.store.snapshot_read() as q:
+                game = await q.game(game_id)
+                update_no = await q.owed_timelapse(game_id)
+                if game is None or update_no is None:
+                    return None
+                keys = await q.snapshot_keys(game_id)
+                facts = await q.frame_facts(game_id)
+            if len(keys) < 2:           # nothing happened: no timelapse (as before the first update)
+                async with self.store.transaction() as q:
+                    await q.timelapse_made(game_id, 0)
+                return None
+            ruleset, palette = self.ruleset(game), self.settings(game).palette
+            states: dict[tuple[int, int], GameState] = {}
+            for key in keys:            # positions without a stored frame: the start, a moderator's edit
+                if key not in facts:
+                    async with self.store.snapshot_read() as q:
+                        snapshot = await q.snapshot(game_id, *key)
+                    states[key] = await asyncio.to_thread(serialize.loads, snapshot.state)
+            extents = [facts[key][1] if key in facts else state_extent(states[key]) for key in keys]
+            bounds = next((b for b in (facts[key][2] if key in facts else states[key].board.bounds for key in keys)
+                           if b), None)
+            region = region_of(extents, bounds)
+            labels, pngs = [], []
+            for key in keys:
+                if key in facts and _same_region(facts[key][3], region):
+                    async with self.store.snapshot_read() as q:
+                        png = await q.frame_png(game_id, *key)
+                    labels.append(facts[key][0])
+                else:
+                    state = states.get(key)
+                    if state is None:
+                        async with self.store.snapshot_read() as q:
+                            snapshot = await q.snapshot(game_id, *key)
+                        state = await asyncio.to_thread(serialize.loads, snapshot.state)
+                    png = await asyncio.to_thread(render_frame, ruleset, state, region, palette=palette)
+                    labels.append(frame_label(state))
+                pngs.append(png)
+            gif = await asyncio.to_thread(assemble_timelapse, ruleset.title, labels, pngs)
+            async with self.store.transaction() as q:
+                if await q.owed_timelapse(game_id) is None:
+                    return None
+                post_id = await self._post(q, game, update_no, "timelapse", timelapse_body(len(keys)), gif,
+                                           "timelapse.gif")
+                await q.timelapse_made(game_id, post_id)
+            return post_id
