@@ -102,6 +102,6 @@ async def test_configure_refuses_nonsense_and_changes_nothing(table):
                   "lock_before must be a number of minutes from 0 to 10,080")
     await table.refused(service.configure(game.id, actor=MOD, schedule="daily 25:00"), InvalidInput,
                   "is not a time of day")
-    await table.refused(service.configure(game.id, actor=MOD, name=" "), InvalidInput, "1 to 100 characters")
+    await table.refused(service.configure(game.id, actor=MOD, name=" "), InvalidInput, "cannot be empty")
     await service.end_game(game.id, actor=MOD)
     await table.refused(service.configure(game.id, actor=MOD, name="Again"), WrongTime, "has ended")
