@@ -220,6 +220,15 @@ class Ruleset:
             return (-r, -r), (r, r)
         return None
 
+    def with_events_from(self, update: int | None) -> "Ruleset":
+        """This ruleset with its first event drawn at ``update`` (a game's setting); itself when
+        ``update`` is None or already its own. The copy has its own ``source`` so that it never
+        passes for the shipped preset."""
+        if update is None or update == self.events.events_from:
+            return self
+        return dataclasses.replace(self, source=f"{self.source}#events_from={update}",
+                                   events=dataclasses.replace(self.events, events_from=update))
+
     def match_letters(self, text: str) -> list[str]:
         """Piece letters that ``text`` may name (D4): an exact letter, alias or name first; else
         every case-insensitive match. One result is a match; several are ambiguous; none, unknown."""

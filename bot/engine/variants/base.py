@@ -119,6 +119,7 @@ class PanelEvent:
     left: int
     ends: int
     sentence: str
+    squares: tuple[Square, ...] = ()        # the squares it marks (King of the Hill), shown after the sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +133,7 @@ class StandingsPanel:
     next_event_draw: int | None
     legend: tuple[tuple[str, str], ...]     # (symbol, words)
     ranking: str                            # how rows are ranked, in words
+    ranking_short: str = ""                 # the same in fewer words, where ``ranking`` does not fit
 
     @property
     def lines(self) -> list[str]:
@@ -223,3 +225,26 @@ class Variant(ABC):
     @abstractmethod
     def rules_summary(self) -> str:
         """A short summary of the rules for players (/rules), in Discord Markdown."""
+
+    # ------------------------------------------------------------------ events (RULES 6)
+    # A variant whose games draw no events keeps these answers (``features.events`` is False).
+    @property
+    def first_event(self) -> int | None:
+        """The update at whose end the first event is drawn, or None: no event is ever drawn."""
+        return None
+
+    def event_draws(self, length: int) -> list[int]:
+        """The updates of a game of ``length`` updates at whose end an event is drawn."""
+        return []
+
+    def events_in_force(self, state: GameState) -> tuple[PanelEvent, ...]:
+        """The events in force for the update ``state.update`` or drawn for the ones after it."""
+        return ()
+
+    def next_event_draw(self, state: GameState) -> int | None:
+        """The update at whose end the next event is drawn, or None when no more will be."""
+        return None
+
+    def events_left(self, state: GameState) -> int:
+        """How many events of the ruleset's pool have not been drawn yet this session."""
+        return 0

@@ -141,9 +141,10 @@ class SimultaneousVariant(Variant):
             rows.append(PanelRow(standing, standing.line(currency), note, alarm))
         return StandingsPanel(
             title=f"{currency.capitalize()} board", currency=currency, rows=tuple(rows),
-            events=tuple(self._events_in_force(state)), next_event_draw=self.next_event_draw(state),
+            events=self.events_in_force(state), next_event_draw=self.next_event_draw(state),
             legend=_LEGENDS.get(currency, ()),
-            ranking="Ranked by score (the cost of the pieces on the board), then value captured, then name.")
+            ranking="Ranked by score (the cost of the pieces on the board), then value captured, then name.",
+            ranking_short="Ranked by score, then captured, then name.")
 
     def board_additions(self, state: GameState) -> BoardAdditions:
         marks = [Mark(square, "implosion") for square in sorted(state.implosions)]
@@ -154,6 +155,17 @@ class SimultaneousVariant(Variant):
         return rules_summary(self.ruleset)
 
     # ------------------------------------------------------------------ events and regeneration
+    @property
+    def first_event(self) -> int | None:
+        return self.ruleset.events.events_from if self.features.events else None
+
+    def event_draws(self, length: int) -> list[int]:
+        return [update for update in range(1, length + 1) if events.scheduled(self.ruleset, update, length)]
+
+    def events_left(self, state: GameState) -> int:
+        drawn = set(state.past_events)
+        return len([name for name in self.ruleset.events.pool if name not in drawn])
+
     def next_event_draw(self, state: GameState) -> int | None:
         """The update at whose end the next event is drawn, or None when no more will be."""
         rules = self.ruleset.events
@@ -163,16 +175,17 @@ class SimultaneousVariant(Variant):
         return next((update for update in range(first, first + rules.every + 1)
                      if events.scheduled(self.ruleset, update, state.length)), None)
 
-    def _events_in_force(self, state: GameState) -> list[PanelEvent]:
+    def events_in_force(self, state: GameState) -> tuple[PanelEvent, ...]:
         duration = self.ruleset.events.duration
         rows = []
         for event in sorted(state.events, key=lambda e: (e.started, e.name)):
             ends = event.started + duration
             left = ends - state.update + 1
             if left >= 1:
+                squares = tuple(state.marked) if event.name == "King of the Hill" else ()
                 rows.append(PanelEvent(event.name, event.started, left, ends,
-                                       events.describe_event(self.ruleset, event.name)))
-        return rows
+                                       events.describe_event(self.ruleset, event.name), squares))
+        return tuple(rows)
 
     def _regeneration(self, state: GameState, standing: Standing) -> tuple[str, bool]:
         """What the player's balance regenerates by in the next update, in words, and whether it
