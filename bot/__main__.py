@@ -140,12 +140,17 @@ def _render(args: argparse.Namespace) -> int:
         last_moves = [(move.origin, move.target, move.target in captured) for move in state.moved_last_update]
 
     if args.health:
-        from bot.engine.standings import health_board_lines
+        from bot.engine.variants import VariantUnavailable, variant_for
         from bot.render.healthboard import render_health_board
 
-        rendered = render_health_board(scenario.ruleset, state, palette=args.palette)
+        try:
+            variant = variant_for(scenario.ruleset)
+        except VariantUnavailable as exc:
+            raise CommandError(f"cannot draw its health board: {exc}") from None
+        panel = variant.standings_panel(state)
+        rendered = render_health_board(panel, state, game_title=variant.title, palette=args.palette)
         _write(args.out, rendered.png)
-        _print_utf8("".join(line + "\n" for line in health_board_lines(scenario.ruleset, state)))
+        _print_utf8("".join(line + "\n" for line in panel.lines))
         return 0
 
     from bot.render.board import render_board

@@ -854,7 +854,8 @@ class _BoardPainter:
         s = box[2] - box[0]
         draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=_LIGHT)
         sample = ((150, 150, 150),)
-        pawn = self.ruleset.pieces.get(self.ruleset.promotion.pawn or "P") or next(iter(self.ruleset.pieces.values()))
+        # a sample piece to show the mark on: the pawn's sprite where the ruleset has one
+        pawn = self.ruleset.pieces.get("P") or next(iter(self.ruleset.pieces.values()))
         inner = (box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2)
         if key == "capturable":
             draw_piece(draw, inner, pawn, sample)

@@ -1,15 +1,16 @@
-"""The health board as an image: the RULES.md lines exactly, with what a player reads off them.
+"""The health board as an image: the variant's standings panel drawn, its lines exactly.
 
-Each row is one line of :func:`bot.engine.standings.health_board_lines`, character for character
-(the hearts are drawn, since DejaVu Sans has no sparkling heart: a pink heart with sparkles for
-``💖``, a plain red heart for ``❤️``; the energy bolt is drawn too). Around the line: a swatch of
-the player's colour (both tones of a two-tone colour), a bar of their balance against the
-leader's, the value they captured and their regeneration for the next update. Under the rows, the
-active events with the updates each has left, and the next scheduled draw.
+:func:`render_health_board` is a pure function of a :class:`~bot.engine.variants.StandingsPanel`
+(what the variant says the standings show: each row's line, character for character, and its
+regeneration note; the events in force; the next draw; the legend), the players' colours in
+``state``, the ruleset's title and the palette. Nothing here knows a rule: no regeneration, event or
+currency is worked out here.
 
-Timing of an event (RULES.md 6): drawn at step 8 of update N, in force for updates N+1 to
-N+duration, ending at step 8 of update N+duration. ``state.update`` is the next update to resolve,
-so an event started at N has ``N + duration - state.update + 1`` updates left, counting the next.
+The hearts are drawn, since DejaVu Sans has no sparkling heart: a pink heart with sparkles for
+``💖``, a plain red heart for ``❤️``; the energy bolt is drawn too. Around each line: a swatch of the
+player's colour (both tones of a two-tone colour), a bar of their balance against the leader's, the
+value they captured and the panel's note. Under the rows, the events with the updates each has left,
+and the next draw.
 
 :func:`render_health_board` returns the PNG and a :class:`HealthLayout` (each row's box and text),
 so tests check the image's meaning without reading it back.
@@ -24,10 +25,9 @@ from io import BytesIO
 
 from PIL import Image, ImageDraw
 
-from bot.engine.events import EventEffects, describe_event, scheduled
 from bot.engine.model import format_amount, format_square
-from bot.engine.ruleset import Ruleset
-from bot.engine.standings import Standing, standings
+from bot.engine.standings import Standing
+from bot.engine.variants import PanelEvent, StandingsPanel
 
 # the board's owner -> tones rule, so that a swatch always matches the player's pieces on the board
 # (a colour name the palette does not know gets the same spare colour in both images)
@@ -35,8 +35,7 @@ from .board import Rendered, _PlayerColours
 from .palette import PALETTES, contrast_edge
 from .sprites import bold_font, font as regular_font
 
-__all__ = ["HealthRow", "EventRow", "HealthLayout", "render_health_board", "event_rows", "regeneration",
-           "MAX_SIDE"]
+__all__ = ["HealthRow", "EventRow", "HealthLayout", "render_health_board", "MAX_SIDE"]
 
 MAX_SIDE = 4096
 
@@ -60,6 +59,7 @@ EVENT_EDGE = (120, 150, 190)
 
 #: The symbols the engine writes after a balance (bot.engine.standings), in the order to look for them.
 SYMBOLS = ("💖", "❤️", "❤", "⚡")
+#: The bar's colour by the panel's currency (another currency draws as points)
 BAR_RGB = {"health": (214, 40, 70), "energy": (235, 170, 0), "points": (60, 110, 200)}
 
 
@@ -115,54 +115,6 @@ class HealthLayout:
             if row.name == name:
                 return row
         raise KeyError(name)
-
-
-# ----------------------------------------------------------------------------- what is shown
-def event_rows(ruleset: Ruleset, state) -> list[tuple[str, int, int, int]]:
-    """(name, started, updates left counting the next, update it ends in) of the events in force."""
-    duration = ruleset.events.duration
-    out = []
-    for event in sorted(state.events, key=lambda e: (e.started, e.name)):
-        ends = event.started + duration
-        left = ends - state.update + 1
-        if left >= 1:
-            out.append((event.name, event.started, left, ends))
-    return out
-
-
-def _in_force(ruleset: Ruleset, state):
-    duration = ruleset.events.duration
-    return [e for e in state.events if e.started < state.update <= e.started + duration]
-
-
-def regeneration(ruleset: Ruleset, state, row: Standing) -> str:
-    """What the player's balance regenerates by in the next update, in words."""
-    economy = ruleset.economy
-    if economy.regen_when == "never" or economy.regen == 0:
-        if economy.points_per_update:
-            return f"+{format_amount(economy.points_per_update)} per update"
-        return "none"
-    active = _in_force(ruleset, state)
-    amount = EventEffects(ruleset, active).regeneration(economy.regen)
-    names = {e.name for e in active}
-    why = " (Harvest)" if "Harvest" in names and amount else " (Famine)" if "Famine" in names and not amount else ""
-    if economy.regen_when == "king":
-        if not row.has_king:
-            return "+0 (no king)"
-        return f"+{format_amount(amount)}{why}"
-    if economy.regen_when == "executed_order":
-        return f"+{format_amount(amount)} per executed order{why}"
-    return f"+{format_amount(amount)}{why}"
-
-
-def _next_draw(ruleset: Ruleset, state) -> int | None:
-    rules = ruleset.events
-    if rules.events_from is None or not rules.pool:
-        return None
-    for update in range(max(state.update, rules.events_from), max(state.update, rules.events_from) + rules.every + 1):
-        if scheduled(ruleset, update, state.length):
-            return update
-    return None
 
 
 # ----------------------------------------------------------------------------- drawing helpers
@@ -249,26 +201,22 @@ def _draw_swatch(draw: ImageDraw.ImageDraw, box: Box, tones: tuple[RGB, ...]) ->
 
 
 # ----------------------------------------------------------------------------- the board
-def render_health_board(ruleset: Ruleset, state, *, palette: str = "default") -> Rendered:
-    """The health board of ``state`` as a PNG, with its :class:`HealthLayout`."""
+def render_health_board(panel: StandingsPanel, state, *, game_title: str, palette: str = "default") -> Rendered:
+    """The health board of ``state`` as a PNG, with its :class:`HealthLayout`.
+
+    ``panel``: the variant's ``standings_panel(state)``; ``state``: for the players' colours and the
+    update; ``game_title``: the ruleset's title, shown under the panel's title."""
     if palette not in PALETTES:
         raise ValueError(f"unknown palette {palette!r}: choose one of {', '.join(PALETTES)}")
-    table = standings(ruleset, state)
-    currency = ruleset.economy.currency
-    lines = [row.line(currency) for row in table]
-    regens = [regeneration(ruleset, state, row) for row in table]
-    events = event_rows(ruleset, state)
-    next_draw = _next_draw(ruleset, state)
-    title = f"{currency.capitalize()} board"
     after = state.update - 1
-    subtitle = (f"{ruleset.title} · after update {after} · orders now for update {state.update}"
-                if after >= 1 else f"{ruleset.title} · before update {state.update}")
+    subtitle = (f"{game_title} · after update {after} · orders now for update {state.update}"
+                if after >= 1 else f"{game_title} · before update {state.update}")
 
     for scale in (1.0, 0.85, 0.7, 0.6, 0.5, 0.42, 0.35, 0.3, 0.25):
-        plan = _plan(ruleset, state, table, lines, regens, events, next_draw, scale)
+        plan = _plan(panel, scale)
         if plan["width"] <= MAX_SIDE and plan["height"] <= MAX_SIDE:
             break
-    return _draw(ruleset, state, table, lines, regens, events, next_draw, plan, title, subtitle, palette)
+    return _draw(panel, state, plan, subtitle, palette)
 
 
 def _line_width(row: Standing, line: str, size: int) -> int:
@@ -279,35 +227,38 @@ def _line_width(row: Standing, line: str, size: int) -> int:
     return width + (round(size * 0.95) if symbol else 0) + 2
 
 
-def _event_words(ruleset: Ruleset, state, event: tuple[str, int, int, int]) -> tuple[str, str]:
-    """An event's status ("4 updates left (ends in update 23)") and its sentence."""
-    name, _started, left, ends = event
-    status = f"{left} {'update' if left == 1 else 'updates'} left (ends in update {ends})"
-    sentence = describe_event(ruleset, name)
-    marked = ", ".join(format_square(square) for square in state.marked)
-    if name == "King of the Hill" and marked:
+def _event_words(event: PanelEvent) -> tuple[str, str]:
+    """An event's status ("4 updates left (ends in update 23)") and its sentence, with the squares
+    it marks."""
+    left = event.left
+    status = f"{left} {'update' if left == 1 else 'updates'} left (ends in update {event.ends})"
+    sentence = event.sentence
+    marked = ", ".join(format_square(square) for square in event.squares)
+    if marked:
         sentence = f"{sentence.rstrip('.')}: {marked}."
     return status, sentence[:1].upper() + sentence[1:]
 
 
-def _event_width(ruleset: Ruleset, state, event, s: float) -> int:
-    status, sentence = _event_words(ruleset, state, event)
-    width = _width(event[0], round(17 * s), True) + _width(f" · {status}", round(17 * s), True)
+def _event_width(event: PanelEvent, s: float) -> int:
+    status, sentence = _event_words(event)
+    width = _width(event.name, round(17 * s), True) + _width(f" · {status}", round(17 * s), True)
     return width + (_width(f" · {sentence}", round(15 * s)) if sentence else 0)
 
 
-def _plan(ruleset, state, table, lines, regens, events, next_draw, scale: float) -> dict:
+def _plan(panel: StandingsPanel, scale: float) -> dict:
+    table = [row.standing for row in panel.rows]
+    events, next_draw = panel.events, panel.next_event_draw
     s = scale
     text_size = max(8, round(20 * s))
     row_h = max(14, round(42 * s))
     pad = max(6, round(16 * s))
     swatch = max(8, round(28 * s))
     symbol_w = round(text_size * 1.1)
-    text_w = max([_line_width(row, line, text_size) for row, line in zip(table, lines)] + [round(300 * s)])
+    text_w = max([_line_width(row.standing, row.line, text_size) for row in panel.rows] + [round(300 * s)])
     bar_w = round(170 * s)
     value_w = _width("00000", text_size)
     captured_w = max([_width(format_amount(r.captured), text_size) for r in table] + [_width("Captured", round(15 * s), True)])
-    regen_w = max([_width(r, text_size) for r in regens] + [_width("Regen", round(15 * s), True)])
+    regen_w = max([_width(row.note, text_size) for row in panel.rows] + [_width("Regen", round(15 * s), True)])
     gap = round(24 * s)
     column_w = pad + swatch + gap // 2 + text_w + gap + bar_w + 6 + value_w + gap + captured_w + gap + regen_w + pad
     header_h = round(92 * s)
@@ -321,7 +272,7 @@ def _plan(ruleset, state, table, lines, regens, events, next_draw, scale: float)
     if table:
         per_column = -(-len(table) // columns)        # balanced columns, the last one no longer
     rows_shown = min(len(table), per_column) if table else 1
-    widest_event = max([_event_width(ruleset, state, event, s) for event in events] + [0])
+    widest_event = max([_event_width(event, s) for event in events] + [0])
     width = max(pad * 2 + columns * column_w + (columns - 1) * gap, round(720 * s), widest_event + 4 * pad)
     height = header_h + column_head_h + rows_shown * row_h + pad + events_h + footer_h + pad
     return dict(scale=s, text_size=text_size, row_h=row_h, pad=pad, swatch=swatch, symbol_w=symbol_w,
@@ -331,9 +282,11 @@ def _plan(ruleset, state, table, lines, regens, events, next_draw, scale: float)
                 rows_shown=rows_shown, width=width, height=height)
 
 
-def _draw(ruleset, state, table, lines, regens, events, next_draw, p, title, subtitle, palette) -> Rendered:
+def _draw(panel: StandingsPanel, state, p: dict, subtitle: str, palette: str) -> Rendered:
     s = p["scale"]
-    currency = ruleset.economy.currency
+    title, currency = panel.title, panel.currency
+    table = [row.standing for row in panel.rows]
+    events, next_draw = panel.events, panel.next_event_draw
     colours = _PlayerColours(state, palette)
     image = Image.new("RGB", (p["width"], p["height"]), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -357,7 +310,7 @@ def _draw(ruleset, state, table, lines, regens, events, next_draw, p, title, sub
         first = column * p["per_column"]
         for offset, row in enumerate(table[first:first + p["per_column"]]):
             index = first + offset
-            line, regen = lines[index], regens[index]
+            line, regen, alarm = panel.rows[index].line, panel.rows[index].note, panel.rows[index].alarm
             y0 = top + p["column_head_h"] + offset * p["row_h"]
             box = (left, y0, left + p["column_w"], y0 + p["row_h"])
             if index % 2 == 0:
@@ -400,7 +353,7 @@ def _draw(ruleset, state, table, lines, regens, events, next_draw, p, title, sub
             draw.text((bar_box[2] + 6, ty), format_amount(row.balance), font=_font(ts, True), fill=TEXT_RGB)
             draw.text((x_captured, ty), format_amount(row.captured), font=_font(ts), fill=TEXT_RGB)
             draw.text((x_regen, ty), regen, font=_font(ts),
-                      fill=NO_KING_RGB if not row.has_king and ruleset.economy.regen_when == "king" else TEXT_RGB)
+                      fill=NO_KING_RGB if alarm else TEXT_RGB)
             rows.append(HealthRow(row.rank, row.name, row.colour, line, box, text_box, swatch_box, symbol,
                                   symbol_box, bar_box, fraction, format_amount(row.balance),
                                   format_amount(row.score), format_amount(row.captured), regen, row.has_king))
@@ -416,8 +369,8 @@ def _draw(ruleset, state, table, lines, regens, events, next_draw, p, title, sub
     y = ey + pad // 2 + round(30 * s)
     event_layout: list[EventRow] = []
     for event in events:
-        name, started, left, ends = event
-        status, sentence = _event_words(ruleset, state, event)
+        name, started, left, ends = event.name, event.started, event.left, event.ends
+        status, sentence = _event_words(event)
         text = f"{name}: {status}"
         draw.text((pad * 2, y), name, font=_font(round(17 * s), True), fill=TEXT_RGB)
         nx = pad * 2 + _width(name, round(17 * s), True)
@@ -444,16 +397,15 @@ def _draw(ruleset, state, table, lines, regens, events, next_draw, p, title, sub
     x = pad
     fs = round(15 * s)
     size = round(fs * 1.1)
-    if currency == "health":
-        for symbol, words in (("💖", "has a king: regenerates"), ("❤️", "no king: no regeneration until one is placed")):
-            _draw_symbol(image, symbol, (x, fy, x + size, fy + size))
-            x += size + round(6 * s)
-            draw.text((x, fy), words, font=_font(fs), fill=MUTED_RGB)
-            x += _width(words, fs) + round(24 * s)
-            footer.append(f"{symbol} {words}")
-    words = "Ranked by score (the cost of the pieces on the board), then value captured, then name."
-    if x + _width(words, fs) > p["width"] - pad:
-        words = "Ranked by score, then captured, then name."
+    for symbol, words in panel.legend:
+        _draw_symbol(image, symbol, (x, fy, x + size, fy + size))
+        x += size + round(6 * s)
+        draw.text((x, fy), words, font=_font(fs), fill=MUTED_RGB)
+        x += _width(words, fs) + round(24 * s)
+        footer.append(f"{symbol} {words}")
+    words = panel.ranking
+    if x + _width(words, fs) > p["width"] - pad and panel.ranking_short:
+        words = panel.ranking_short
     draw.text((x, fy), words, font=_font(fs), fill=MUTED_RGB)
     footer.append(words)
 

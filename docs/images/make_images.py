@@ -160,10 +160,13 @@ def health_board_game():
 def make_health_board_and_piece_sheet() -> None:
     """healthboard.png (the neisg health board) and pieces-neisg.png (the neisg piece sheet)."""
     from bot.render.diagrams import render_piece_sheet
+    from bot.engine.variants import variant_for
     from bot.render.healthboard import render_health_board
 
     ruleset, state = health_board_game()
-    (HERE / "healthboard.png").write_bytes(render_health_board(ruleset, state).png)
+    variant = variant_for(ruleset)
+    (HERE / "healthboard.png").write_bytes(
+        render_health_board(variant.standings_panel(state), state, game_title=variant.title).png)
     (HERE / "pieces-neisg.png").write_bytes(render_piece_sheet(load_preset("neisg")).png)
 
 

@@ -15,10 +15,17 @@ from bot.engine.ruleset import load_preset
 from bot.engine.scenario import load_scenario
 from bot.engine.standings import health_board_lines, standings
 from bot.engine.state import ActiveEvent, GameState
-from bot.render.healthboard import (HEART_RGB, SPARKLE_HEART_RGB, event_rows, render_health_board)
+from bot.engine.variants import PanelEvent, PanelRow, StandingsPanel, variant_for
+from bot.render.healthboard import HEART_RGB, NO_KING_RGB, SPARKLE_HEART_RGB, render_health_board
 from bot.render.palette import player_rgb
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "neisg"
+
+
+def _render(ruleset, state, **options):
+    """The health board as the service draws it: the variant's standings panel."""
+    variant = variant_for(ruleset)
+    return render_health_board(variant.standings_panel(state), state, game_title=variant.title, **options)
 
 
 def _image(rendered) -> Image.Image:
@@ -57,7 +64,7 @@ def _game(ruleset, update=20, events=(), marked=()):
 
 def test_rows_are_the_health_board_lines_exactly(neisg):
     state = _game(neisg)
-    rendered = render_health_board(neisg, state)
+    rendered = _render(neisg, state)
     assert rendered.layout.lines == health_board_lines(neisg, state)
     assert [row.text for row in rendered.layout.rows] == health_board_lines(neisg, state)
     _image(rendered)
@@ -65,7 +72,7 @@ def test_rows_are_the_health_board_lines_exactly(neisg):
 
 def test_rows_are_ranked_top_to_bottom(neisg):
     state = _game(neisg)
-    rows = render_health_board(neisg, state).layout.rows
+    rows = _render(neisg, state).layout.rows
     table = standings(neisg, state)
     assert [row.name for row in rows] == [s.name for s in table]
     assert [row.rank for row in rows] == list(range(1, len(rows) + 1))
@@ -78,7 +85,7 @@ def test_rows_are_ranked_top_to_bottom(neisg):
 
 def test_kingless_line_and_hearts(neisg):
     state = _game(neisg)
-    rendered = render_health_board(neisg, state)
+    rendered = _render(neisg, state)
     image = _image(rendered)
     aidan = rendered.layout.row("Aidan")
     assert aidan.text == "3. Aidan (Crimson/Yellow): 17 --- Health: 12 ❤️ +0 Regen, No King"
@@ -94,7 +101,7 @@ def test_kingless_line_and_hearts(neisg):
 
 def test_swatches_bars_captured_and_regeneration(neisg):
     state = _game(neisg, events=[ActiveEvent("Harvest", 9)])
-    rendered = render_health_board(neisg, state)
+    rendered = _render(neisg, state)
     image = _image(rendered)
     for row in rendered.layout.rows:
         tones = player_rgb(row.colour)
@@ -109,16 +116,16 @@ def test_swatches_bars_captured_and_regeneration(neisg):
     assert mira.bar_fraction == 1.0 and 0 < bea.bar_fraction < 0.2
     assert mira.captured == "40" and mira.balance == "31"
     assert mira.regen == "+2 (Harvest)"                     # Harvest is in force for update 20
-    famine = render_health_board(neisg, _game(neisg, events=[ActiveEvent("Famine", 16)])).layout
+    famine = _render(neisg, _game(neisg, events=[ActiveEvent("Famine", 16)])).layout
     assert famine.row("Mira").regen == "+0 (Famine)"
-    assert render_health_board(neisg, _game(neisg)).layout.row("Mira").regen == "+1"
+    assert _render(neisg, _game(neisg)).layout.row("Mira").regen == "+1"
 
 
 def test_events_with_updates_left(neisg):
     # drawn at step 8 of N, in force for N+1 .. N+14, ending at step 8 of N+14; update 20 is next
     events = [ActiveEvent("Harvest", 9), ActiveEvent("King of the Hill", 16), ActiveEvent("Bounty", 19)]
     state = _game(neisg, events=events, marked=[(3, 4)])
-    layout = render_health_board(neisg, state).layout
+    layout = _render(neisg, state).layout
     by_name = {e.name: e for e in layout.events}
     assert (by_name["Harvest"].updates_left, by_name["Harvest"].ends_in) == (4, 23)
     assert (by_name["King of the Hill"].updates_left, by_name["King of the Hill"].ends_in) == (11, 30)
@@ -132,16 +139,16 @@ def test_events_with_updates_left(neisg):
 def test_event_in_its_last_update(neisg):
     # tests/scenarios/neisg/s3-d24-event-ends.toml: started at 2, update 16 is its last
     scenario = load_scenario(SCENARIOS / "s3-d24-event-ends.toml")
-    rows = event_rows(scenario.ruleset, scenario.state)
-    assert rows == [("Knights in Shining Armor", 2, 1, 16)]
-    layout = render_health_board(scenario.ruleset, scenario.state).layout
+    events = variant_for(scenario.ruleset).standings_panel(scenario.state).events
+    assert [(e.name, e.started, e.left, e.ends) for e in events] == [("Knights in Shining Armor", 2, 1, 16)]
+    layout = _render(scenario.ruleset, scenario.state).layout
     assert layout.events[0].text == "Knights in Shining Armor: 1 update left (ends in update 16)"
     assert layout.lines == health_board_lines(scenario.ruleset, scenario.state)
 
 
 def test_no_events_no_players(neisg):
     state = GameState.build(neisg, [], [], update=1)
-    rendered = render_health_board(neisg, state)
+    rendered = _render(neisg, state)
     assert rendered.layout.rows == () and rendered.layout.events == ()
     _image(rendered)
 
@@ -151,7 +158,7 @@ def test_energy_board(neisg):
     players = [Player("Red", "Red", Fraction(7)), Player("Blue", "Blue", Fraction(3))]
     pieces = [dict(kind="K", owner="Red", square=(0, 1)), dict(kind="N", owner="Blue", square=(3, 3))]
     state = GameState.build(sandbox, pieces, players, update=3)
-    rendered = render_health_board(sandbox, state)
+    rendered = _render(sandbox, state)
     assert rendered.layout.title == "Energy board"
     assert rendered.layout.lines == health_board_lines(sandbox, state)
     assert rendered.layout.rows[0].symbol == "⚡"
@@ -163,7 +170,7 @@ def test_many_players_fit_the_size_limit(neisg):
     players = [Player(n, "Red", Fraction(i % 40)) for i, n in enumerate(names)]
     pieces = [dict(kind="K", owner=n, square=(i * 3, 0)) for i, n in enumerate(names)]
     state = GameState.build(neisg, pieces, players, update=5)
-    rendered = render_health_board(neisg, state)
+    rendered = _render(neisg, state)
     assert rendered.width <= 4096 and rendered.height <= 4096
     assert rendered.layout.lines == health_board_lines(neisg, state)
     boxes = [row.box for row in rendered.layout.rows]
@@ -173,7 +180,7 @@ def test_many_players_fit_the_size_limit(neisg):
 
 def test_colourblind_palette(neisg):
     state = _game(neisg)
-    rendered = render_health_board(neisg, state, palette="colourblind")
+    rendered = _render(neisg, state, palette="colourblind")
     image = _image(rendered)
     holo = rendered.layout.row("Holo")
     assert image.getpixel(_centre(holo.swatch_box)) == player_rgb("Purple", "colourblind")[0]
@@ -185,7 +192,7 @@ def test_swatch_matches_the_board_even_for_an_unknown_colour(neisg):
     players = [Player("Red", "Red", Fraction(10)), Player("Odd", "Heliotrope", Fraction(10))]
     pieces = [dict(kind="R", owner="Red", square=(0, 1)), dict(kind="Q", owner="Odd", square=(3, 3))]
     state = GameState.build(neisg, pieces, players, update=2)
-    health = render_health_board(neisg, state)
+    health = _render(neisg, state)
     board = render_board(neisg, state)
     health_image, board_image = _image(health), Image.open(BytesIO(board.png)).convert("RGB")
     for name, square in (("Red", (0, 1)), ("Odd", (3, 3))):
@@ -193,3 +200,29 @@ def test_swatch_matches_the_board_even_for_an_unknown_colour(neisg):
         piece = board_image.crop(board.layout.box(square))
         counts = Counter(piece.get_flattened_data())
         assert counts[swatch] >= 20, (name, swatch, counts.most_common(4))   # the piece is filled with it
+
+
+def test_the_board_draws_what_the_panel_says(neisg):
+    """The renderer knows no rule: rows, notes, warnings, events, the legend and the ranking words
+    are the panel's, whatever the variant that made it."""
+    state = _game(neisg)
+    table = standings(neisg, state)
+    rows = tuple(PanelRow(s, f"{s.rank}. {s.name}: {s.score} points", "+3 per capture", alarm=s.name == "Zed")
+                 for s in table)
+    panel = StandingsPanel(title="Points board", currency="points", rows=rows,
+                           events=(PanelEvent("Bounty", 18, 2, 21, "captures pay double.", ((1, 2),)),),
+                           next_event_draw=None, legend=(), ranking="Ranked by points.")
+    rendered = render_health_board(panel, state, game_title="A test game", palette="default")
+    layout = rendered.layout
+    assert layout.title == "Points board" and layout.subtitle.startswith("A test game · after update 19")
+    assert layout.lines == [row.line for row in rows]
+    assert {row.regen for row in layout.rows} == {"+3 per capture"}
+    assert [e.text for e in layout.events] == ["Bounty: 2 updates left (ends in update 21)"]
+    assert layout.footer == ("Ranked by points.",)
+    image = _image(rendered)
+    zed, mira = layout.row("Zed"), layout.row("Mira")
+    # the alarm colours the note: only Zed's is in the warning red
+    def reds(row):      # warning-red pixels in the row's last column, the note
+        strip = image.crop((row.box[2] - 160, row.box[1], row.box[2], row.box[3]))
+        return sum(1 for pixel in strip.get_flattened_data() if pixel == NO_KING_RGB)
+    assert reds(zed) > 0 and reds(mira) == 0
