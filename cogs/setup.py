@@ -133,7 +133,7 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
                        if value is not None}
             if not changes and name is None:
                 current = self.service.settings(game)
-                first = self.service.ruleset(game).events.events_from
+                first = self.service.variant(game).first_event
                 return (f"**{game.name}** (game {game.id}, {game.ruleset}): length {current.length or 'none'}, "
                         f"lock_before {current.lock_before} min, remind_before {current.remind_before} min, "
                         f"palette {current.palette}, events_from {first if first is not None else 'none (no events)'}, "

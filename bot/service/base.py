@@ -19,6 +19,7 @@ from bot.engine import serialize
 from bot.engine.model import Player
 from bot.engine.ruleset import Ruleset, RulesetError, load_preset
 from bot.engine.state import GameState
+from bot.engine.variants import Variant, VariantUnavailable, variant_for
 from bot.store import Game, Queries, Store
 
 from .errors import NotAllowed, NotFound, WrongTime
@@ -42,10 +43,12 @@ def utc_now() -> datetime:
 
 
 def with_joiners(ruleset: Ruleset, state: GameState, joiners: list[tuple[str, str]]) -> GameState:
-    """``state`` with players added (RULES 4: a joiner starts with the ruleset's starting balance)."""
+    """``state`` with players added, each as the ruleset's variant seats a newcomer (RULES 4: with
+    the starting balance)."""
     if not joiners:
         return state
-    added = {name: Player(name=name, colour=colour, balance=ruleset.economy.start) for name, colour in joiners}
+    variant = variant_for(ruleset)
+    added: dict[str, Player] = {name: variant.new_player(name, colour) for name, colour in joiners}
     return replace(state, players={**state.players, **added})
 
 
@@ -87,6 +90,15 @@ class ServiceBase:
             return GameSettings.from_json(game.settings).applied_to(load_preset(game.ruleset))
         except RulesetError as exc:  # a preset removed since the game was made: an operator's problem
             raise NotFound(f"game {game.id}'s ruleset {game.ruleset!r} cannot be loaded: {exc}") from None
+
+    @classmethod
+    def variant(cls, game: Game) -> Variant:
+        """The variant that plays the game (its ruleset as the game plays it): what the cogs, the
+        posts and the views ask instead of reading the ruleset's rules."""
+        try:
+            return variant_for(cls.ruleset(game))
+        except VariantUnavailable as exc:  # a game made before its family was withdrawn: an operator's problem
+            raise NotFound(f"game {game.id}'s ruleset {game.ruleset!r} cannot be played: {exc}") from None
 
     @staticmethod
     def settings(game: Game) -> GameSettings:

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from bot.engine import serialize
 from bot.engine.variants import VariantUnavailable, playable_presets, variant_for
 from bot.engine.ruleset import Ruleset, load_preset, preset_names
-from bot.engine.state import GameState
 from bot.render.palette import resolve_colour
 from bot.store import Game, PlayerRow
 
@@ -111,7 +110,7 @@ class GameCases(ServiceBase):
         every stored update replays under the schedule it was resolved with."""
         if settings.get("events_from") is None:
             return
-        if not ruleset.events.pool:
+        if not variant_for(ruleset).features.events:
             raise InvalidInput(f"the {ruleset.name} ruleset has no events, so events_from does not apply")
         if game is not None and game.update_no > 1:
             raise WrongTime(f"events_from is fixed once an update is resolved (game {game.id} is at update "
@@ -127,7 +126,7 @@ class GameCases(ServiceBase):
                     raise WrongTime(f"game {game.id} ({game.name}) has already started")
                 ruleset = self.ruleset(game)
                 settings = self.settings(game)
-                state = GameState.build(ruleset, [], length=settings.length)
+                state = self.variant(game).set_up([], game.seed, length=settings.length)
                 now = self.now()
                 await q.insert_snapshot(game_id=game.id, update_no=0, revision=0, base_revision=None,
                                         state=serialize.dumps(state), orders={}, seed=game.seed, report=None,
@@ -227,8 +226,7 @@ class GameCases(ServiceBase):
                 await q.insert_player(game_id=game.id, user_id=user_id, name=name, colour=colour, joined_at=self.now(),
                                       joined_update=joined_update)
                 player = await q.player(game.id, user_id)
-        ruleset = self.ruleset(game)
-        king = ruleset.royal_letter or "K"
+        king = self.variant(game).features.royal or "K"
         return Joined(game, player, f"place your king with /move {king}(x,y) on an empty square no enemy attacks")
 
     # ------------------------------------------------------------------ listings

@@ -19,6 +19,7 @@ from bot.engine.events import EVENTS
 from bot.engine.model import COORDINATE_LIMIT, Piece, Square, format_amount, format_square
 from bot.engine.ruleset import Ruleset
 from bot.engine.state import ActiveEvent, GameState
+from bot.engine.variants import variant_for
 from bot.store import Game
 
 from .actors import Moderator, require_moderator
@@ -164,7 +165,7 @@ class ModerationCases(ServiceBase):
             value = parse_amount(amount)
             before = state.players[name].balance
             state.players[name].balance = value
-            currency = ruleset.economy.currency
+            currency = variant_for(ruleset).features.currency
             return (f"{name}'s {currency} set to {format_amount(value)} (was {format_amount(before)})",
                     {"player": name, "from": str(before), "to": str(value)})
         return await self._edit(game_id, actor, "balance", change)

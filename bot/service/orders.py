@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.engine.validation import check_order
 from bot.store import Game, OrderRow
 
 from .actors import Moderator, require_moderator
@@ -60,13 +59,14 @@ class OrderCases(ServiceBase):
                 actor_id = require_moderator(actor, game.guild_id, "enter an order for a player") \
                     if source == "moderator" else None
                 self._require_open(game)
-                ruleset = self.ruleset(game)
-                if source == "dm" and not ruleset.orders.secret:
+                variant = self.variant(game)
+                if source == "dm" and not variant.features.secret_orders:
+                    ruleset = variant.ruleset
                     raise NotAllowed(f"{ruleset.title} takes orders only in the game channel: there are no secret "
                                      f"orders in this ruleset ({ruleset.section or 'RULES 5'})", hint="send it with /move in the game channel")
                 player = await self._player(q, game, user_id)
                 state = await self._working_state(q, game)
-                checked = check_order(ruleset, state, player.name, text)
+                checked = variant.check(state, player.name, text)
                 if not checked.ok:
                     raise OrderRefused(checked.error)
                 previous = await q.live_order(game.id, game.update_no, user_id)
@@ -113,7 +113,7 @@ class OrderCases(ServiceBase):
             self._require_live(game)
             player = await self._player(q, game, user_id)
             state = await self._working_state(q, game)
-            return check_order(self.ruleset(game), state, player.name, text)
+            return self.variant(game).check(state, player.name, text)
 
     @staticmethod
     def _require_open(game: Game) -> None:

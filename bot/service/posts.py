@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from bot.engine.report import Report, render
 from bot.engine.ruleset import Ruleset
-from bot.engine.standings import health_board_lines
 from bot.engine.state import GameState
+from bot.engine.variants import variant_for
 from bot.render.board import Rendered, render_board
 from bot.render.healthboard import render_health_board
 
@@ -42,12 +42,13 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
     after the update, if it is drawn already)."""
     number = report.update
     board = board or render_board(ruleset, after, palette=palette)
-    health = render_health_board(ruleset, after, palette=palette)
-    lines = health_board_lines(ruleset, after)
+    variant = variant_for(ruleset)
+    panel = variant.standings_panel(after)
+    health = render_health_board(panel, after, game_title=variant.title, palette=palette)
+    lines = panel.lines
     drafts = [
         Draft("board", f"**{game_name}**: the board after update {number}.", board.png, "board.png"),
-        Draft("health_image", f"{ruleset.economy.currency.capitalize()} board after update {number}.",
-              health.png, "health.png"),
+        Draft("health_image", f"{panel.title} after update {number}.", health.png, "health.png"),
         Draft("health_text", "\n".join(lines) if lines else "No player has pieces on the board yet.", None,
               "health.txt"),
     ]

@@ -80,10 +80,7 @@ class GameSettings:
     def applied_to(self, ruleset: "Ruleset") -> "Ruleset":
         """``ruleset`` as this game plays it: the same rules, with the game's own first event update.
         The copy has its own ``source`` so that it never passes for the shipped preset."""
-        if self.events_from is None or self.events_from == ruleset.events.events_from:
-            return ruleset
-        return replace(ruleset, source=f"{ruleset.source}#events_from={self.events_from}",
-                       events=replace(ruleset.events, events_from=self.events_from))
+        return ruleset.with_events_from(self.events_from)
 
     def secret_notice_for(self, player: str) -> str:
         return self.secret_notice.replace("{player}", player)

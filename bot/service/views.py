@@ -11,10 +11,8 @@ import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.engine.events import describe_event, scheduled
 from bot.engine.model import format_amount
 from bot.engine.report import Report, render
-from bot.engine.standings import health_board_lines
 from bot.engine.validation import legal_destinations
 from bot.render.board import render_board
 from bot.render.diagrams import render_piece_sheet
@@ -43,6 +41,7 @@ class PlayerView:
     name: str
     colour: str
     balance: str
+    currency: str                   # what the balance counts: health, energy, points
     pieces: int
     has_king: bool
     order: str | None               # the pending canonical order (only ever shown to its owner)
@@ -134,10 +133,15 @@ class ViewCases(ServiceBase):
             game = await self._game(q, game_id)
             self._require_live_or_ended(game)
             state = await self._working_state(q, game)
-        ruleset = self.ruleset(game)
-        lines = health_board_lines(ruleset, state)
-        rendered = await asyncio.to_thread(render_health_board, ruleset, state, palette=self.settings(game).palette)
-        return lines, Picture(rendered.png, "health.png", f"{game.name}: {ruleset.economy.currency} board")
+        variant = self.variant(game)
+        panel = variant.standings_panel(state)
+        rendered = await asyncio.to_thread(render_health_board, panel, state, game_title=variant.title,
+                                           palette=self.settings(game).palette)
+        return panel.lines, Picture(rendered.png, "health.png", f"{game.name}: {panel.currency} board")
+
+    def rules_summary(self, game: Game) -> str:
+        """The /rules text of the game: its variant's summary of the rules as the game plays them."""
+        return self.variant(game).rules_summary()
 
     async def piece_sheet(self, game_id: int) -> Picture:
         async with self.store.snapshot_read() as q:
@@ -161,7 +165,8 @@ class ViewCases(ServiceBase):
             report = Report.from_json(last.report)
             own = report.concerning(row.name)
             last_report = render(own, row.name, report.update) if own else None
-        return PlayerView(game, row.name, row.colour, format_amount(player.balance), len(pieces),
+        return PlayerView(game, row.name, row.colour, format_amount(player.balance),
+                          self.variant(game).features.currency, len(pieces),
                           any(ruleset.kind(p.kind).royal for p in pieces),
                           None if order is None else order.canonical, bool(order and order.secret), last_report)
 
@@ -191,22 +196,11 @@ class ViewCases(ServiceBase):
             game = await self._game(q, game_id)
             self._require_live_or_ended(game)
             state = await self._snapshot_state(q, game)
-        ruleset = self.ruleset(game)
-        rules = ruleset.events
-        update_no = game.update_no
-        active = tuple(ActiveEventView(e.name, describe_event(ruleset, e.name), e.started, e.started + rules.duration)
-                       for e in sorted(state.events, key=lambda e: (e.started, e.name))
-                       if update_no <= e.started + rules.duration)
-        has_events = rules.events_from is not None and bool(rules.pool)
-        pool_left = len([name for name in rules.pool if name not in set(state.past_events)])
-        next_draw = None
-        if has_events and game.status != "ended":
-            horizon = max(update_no, rules.events_from) + max(rules.every, 1)
-            for candidate in range(update_no, horizon + 1):
-                if scheduled(ruleset, candidate, state.length):
-                    next_draw = candidate
-                    break
-        return EventStatus(game, update_no, active, next_draw, pool_left, has_events, tuple(state.marked))
+        variant = self.variant(game)
+        active = tuple(ActiveEventView(e.name, e.sentence, e.started, e.ends) for e in variant.events_in_force(state))
+        next_draw = variant.next_event_draw(state) if game.status != "ended" else None
+        return EventStatus(game, game.update_no, active, next_draw, variant.events_left(state),
+                           variant.features.events, tuple(state.marked))
 
     @staticmethod
     def _require_live_or_ended(game: Game) -> None:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import pytest
 import simcord
 
+from dataclasses import replace
+
 from bot.engine.ruleset import load_preset
-from bot.service import games
-from cogs.play import rules_text
+from bot.engine.variants import variant_for
+from bot.engine.variants.summary import rules_summary
+from bot.service.base import ServiceBase
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -120,8 +123,8 @@ async def test_rules_summarise_the_ruleset_with_its_decisions(world):
 
 
 def test_rules_of_a_multi_move_ruleset():
-    # arena cannot be played yet (its M.A.D. collisions), but its /rules text is ready for it
-    text = rules_text(load_preset("arena"))
+    # arena cannot be played yet (it has no variant), but its /rules text is ready for it
+    text = rules_summary(load_preset("arena"))
     assert "D7" in text and "`;`" in text
     assert "first to 100 wins" in text
     assert "Fallbacks" not in text
@@ -159,9 +162,12 @@ async def test_event_shows_the_next_draw_and_the_events_in_force(world):
 
 
 async def test_event_in_a_ruleset_without_events(world, monkeypatch):
-    # no playable preset lacks events yet: arena's game is let through for this view
-    monkeypatch.setattr(games, "missing_rules", lambda ruleset: [])
-    await world.game(ruleset="arena")
+    # no playable preset lacks events yet: the game is played by neisg's variant with an empty event pool
+    neisg = load_preset("neisg")
+    quiet = variant_for(replace(neisg, source=f"{neisg.source}#no-events", events=replace(neisg.events, pool=())))
+    assert not quiet.features.events
+    monkeypatch.setattr(ServiceBase, "variant", classmethod(lambda cls, game: quiet))
+    await world.game()
     result = await world.alice.slash(world.channel, "event")
     assert "has no events" in result.response.content
 
