@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.engine.abilities import position_for
-from bot.engine.events import scheduled
 from bot.engine.model import Piece, Square, format_square
 from bot.engine.ruleset import Ruleset, load_preset
 from bot.engine.state import GameState
-from bot.engine.validation import check_order, generation_cost, legal_destinations, square_attacked_by_enemy
+from bot.engine.validation import generation_cost, legal_destinations, square_attacked_by_enemy
+from bot.engine.variants import variant_for
 
 __all__ = ["DATABASE", "INTERVAL_SECONDS", "POSTS", "DemoError", "DemoOptions", "Intent", "SimulatedPlayer", "Summary",
            "cast", "plan_update", "run_demo"]
@@ -93,10 +93,11 @@ class DemoOptions:
         None for a ruleset without events."""
         if self.events_from is not None:
             return self.events_from
-        own = ruleset.events.events_from
-        if own is None or not ruleset.events.pool:
+        variant = variant_for(ruleset)
+        own = variant.first_event
+        if own is None:
             return None
-        if any(scheduled(ruleset, u, self.updates) for u in range(1, self.updates + 1)):
+        if variant.event_draws(self.updates):
             return own
         return max(2, self.updates // 4)
 
@@ -162,10 +163,12 @@ class _Table:
 
     def __init__(self, ruleset: Ruleset, state: GameState, players: int) -> None:
         self.ruleset = ruleset
+        self.variant = variant_for(ruleset)
+        self.features = self.variant.features
         self.state = state
         self.players = players
         self.position = position_for(ruleset, state)
-        self.royal = ruleset.royal_letter or "K"
+        self.royal = self.features.royal or "K"
         self._destinations: dict[int, list[Square]] = {}
 
     def pieces(self, name: str) -> list[Piece]:
@@ -201,7 +204,7 @@ class _Table:
         return 10.0 if piece.kind == self.royal else float(self.ruleset.pieces[piece.kind].cost)
 
     def valid(self, name: str, text: str | None) -> bool:
-        return text is not None and check_order(self.ruleset, self.state, name, text).ok
+        return text is not None and self.variant.check(self.state, name, text).ok
 
     def free_squares(self, centre: Square | None, radius: int) -> list[Square]:
         if centre is None:
@@ -212,7 +215,7 @@ class _Table:
                 if not self.state.board.occupied((x, y)) and self.state.board.in_bounds((x, y))]
 
     def generable(self) -> list:
-        pawn = self.ruleset.promotion.pawn
+        pawn = self.features.pawn
         return [kind for letter, kind in sorted(self.ruleset.pieces.items())
                 if kind.cost > 0 and not kind.abilities and letter not in (pawn, self.royal)]
 
@@ -239,10 +242,11 @@ def plan_update(ruleset: Ruleset, state: GameState, update: int, seed: int | str
     # a piece that stays (a capture), two players arriving on one square (a collision, then an
     # implosion square). Each involves players not yet cast in another this update.
     stages = {"ambush": _stage_ambush, "strike": _stage_strike, "collision": _stage_collision}
+    features = table.features
     for piece, proof, turn in SET_PIECES:
-        if piece == "ambush" and not ruleset.orders.fallbacks:
+        if piece == "ambush" and not features.fallbacks:
             continue
-        if piece == "collision" and (ruleset.resolution.collisions != "implosion" or state.implosions):
+        if piece == "collision" and (not features.implosions or state.implosions):
             continue
         if proof in shown and update % 3 != turn:
             continue
@@ -257,7 +261,7 @@ def plan_update(ruleset: Ruleset, state: GameState, update: int, seed: int | str
         # now and then a slip; and every other update one player in turn surely slips
         careless = rng.random() < 0.1 or (update % 2 == 1 and player == players[update // 2 % len(players)])
         slip = _slip(table, player, rng) if careless else None
-        source = "dm" if ruleset.orders.secret and rng.random() < 0.3 else "channel"
+        source = "dm" if features.secret_orders and rng.random() < 0.3 else "channel"
         intents.append(Intent(player, intent.order, source, slip, intent.plan))
     return intents
 
@@ -349,7 +353,7 @@ def _fallback(table: _Table, name: str, piece: Piece, avoid: Square | None, rng:
 def _generate(table: _Table, name: str, king: Piece | None, rng: random.Random) -> str | None:
     """A plain piece the player can afford (keeping 2 in reserve) generated next to their king,
     on a square no enemy attacks if there is one."""
-    if not table.ruleset.orders.generation or king is None:
+    if not table.features.generation or king is None:
         return None
     balance = table.state.players[name].balance
     kinds = [k for k in table.generable() if generation_cost(table.ruleset, table.state, k) <= balance - 2]
@@ -393,7 +397,7 @@ def _slip(table: _Table, player: SimulatedPlayer, rng: random.Random) -> str | N
     generated too high, an unknown letter."""
     pieces = table.pieces(player.name)
     king = table.king(player.name)
-    slips = ["Nf3", "e4", "X(1,1)", f"+{table.ruleset.promotion.pawn}(0,3)"]
+    slips = ["Nf3", "e4", "X(1,1)", f"+{table.features.pawn}(0,3)"]
     if king is not None:
         slips.append(f"{table.royal}{format_square(king.square)}-({king.square[0] + 3},{king.square[1]})")
     if len(pieces) >= 2:
@@ -558,14 +562,15 @@ FIGHTS_FROM = (6, 8)
 
 def expected_counts(ruleset: Ruleset, options: DemoOptions) -> tuple[str, ...]:
     """The counts a session of these options must make positive."""
+    features = variant_for(ruleset).features
     expected = ["orders", "refusals", "joins", "posts"]
     if options.players >= FIGHTS_FROM[0] and options.updates >= FIGHTS_FROM[1]:
         expected.append("captures")
-        if ruleset.orders.fallbacks:
+        if features.fallbacks:
             expected.append("fallbacks")
-        if ruleset.resolution.collisions == "implosion":
+        if features.implosions:
             expected.append("implosions")
-    if any(scheduled(ruleset, u, options.updates) for u in range(1, options.updates + 1)):
+    if variant_for(ruleset).event_draws(options.updates):
         expected.append("events")
     return tuple(expected)
 
@@ -692,10 +697,14 @@ def _ruleset(name: str) -> Ruleset:
 
     if name not in preset_names():
         raise DemoError(f"unknown ruleset {name!r}: choose one of {', '.join(preset_names())}")
+    from bot.engine.variants import VariantUnavailable
+
     try:
-        return load_preset(name)
-    except RulesetError as exc:
+        ruleset = load_preset(name)
+        variant_for(ruleset)
+    except (RulesetError, VariantUnavailable) as exc:
         raise DemoError(str(exc)) from None
+    return ruleset
 
 
 class _Session:
@@ -764,7 +773,7 @@ class _Session:
 
         service, options = self.service, self.options
         first_event = options.first_event(self.ruleset)
-        moved = {} if first_event == self.ruleset.events.events_from else {"events_from": first_event}
+        moved = {} if first_event == variant_for(self.ruleset).first_event else {"events_from": first_event}
         games = await service.games_in(channel_id=CHANNEL_ID, include_ended=True)
         if games:
             game = max(games, key=lambda g: g.id)
@@ -872,9 +881,8 @@ class _Session:
     # ------------------------------------------------------------------ the summary
     async def summarise(self, game) -> Summary:
         summary = Summary(length=self.options.updates, expected=expected_counts(self.ruleset, self.options),
-                          late=self.late, interval=self.interval, first_event=self.ruleset.events.events_from
-                          if self.ruleset.events.pool else None,
-                          own_first_event=_ruleset(self.options.ruleset).events.events_from)
+                          late=self.late, interval=self.interval, first_event=variant_for(self.ruleset).first_event,
+                          own_first_event=variant_for(_ruleset(self.options.ruleset)).first_event)
         summary.updates = game.snapshot_update or 0
         for update in range(1, summary.updates + 1):
             count_entries(summary, await self.entries(game.id, update))
