@@ -178,7 +178,7 @@ class ModerationCases(ServiceBase):
             state.events = (*state.events, ActiveEvent(event, state.update - 1))
             if event not in state.past_events:
                 state.past_events = (*state.past_events, event)
-            return (f"the event {event} starts: {EVENTS[event]}", {"event": event})
+            return (f"the event {event} starts: {variant_for(ruleset).describe_event(event)}", {"event": event})
         return await self._edit(game_id, actor, "event_start", change)
 
     async def stop_event(self, game_id: int, *, actor: Moderator, name: str) -> Game:

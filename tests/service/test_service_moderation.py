@@ -164,6 +164,14 @@ async def test_a_moderator_starts_and_stops_an_event(table):
     assert [a.action for a in await service.audit_log(game.id)][-2:] == ["event_start", "event_stop"]
 
 
+async def test_an_event_started_by_a_moderator_is_announced_in_the_game_s_words(table):
+    """The announcement fills in the event's sentence (its currency), never a raw {template}."""
+    game = await table.playing_game()
+    await table.service.start_event(game.id, actor=MOD, name="King of the Hill")
+    body = (await table.posts(game.id))[-1].body
+    assert "gains +1 health" in body and "{" not in body
+
+
 async def test_an_announcement_is_posted_and_audited(table):
     game = await table.playing_game()
     post_id = await table.service.announce(game.id, actor=MOD, text="  Tournament tonight!  ")

@@ -21,6 +21,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Collection, Iterable, Mapping
 
+from ..events import describe_event
 from ..model import Player, Square
 from ..report import Report
 from ..ruleset import Ruleset
@@ -248,3 +249,7 @@ class Variant(ABC):
     def events_left(self, state: GameState) -> int:
         """How many events of the ruleset's pool have not been drawn yet this session."""
         return 0
+
+    def describe_event(self, name: str) -> str:
+        """The sentence announcing the event ``name`` in this game's words (its currency, ...)."""
+        return describe_event(self.ruleset, name)
