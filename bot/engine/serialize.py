@@ -1,8 +1,12 @@
 """Game states to and from versioned JSON (stored in snapshots, replayed, shipped between processes).
 
 The format is plain JSON: exact amounts are strings (``"11/2"``) or integers, squares are
-``[x, y]``. ``version`` is checked on reading; a newer version than this code knows is refused
-rather than misread.
+``[x, y]``. ``version`` is checked on reading: an older version is migrated on reading, one step
+at a time (:data:`MIGRATIONS`), so a game stored by an earlier release resumes; a newer version than
+this code knows is refused rather than misread. Stored snapshots are immutable records and are
+never rewritten: the migration runs each time an old one is read.
+
+Versions: 1, the first; 2 adds ``seats`` (the players seated before the start, in seat order).
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from .board import Board
 from .model import Piece, Player
 from .state import ActiveEvent, GameState, LastMove, PowerUp
 
-__all__ = ["STATE_VERSION", "state_to_json", "state_from_json", "dumps", "loads", "StateFormatError"]
+__all__ = ["STATE_VERSION", "MIGRATIONS", "migrate", "state_to_json", "state_from_json", "dumps", "loads",
+           "StateFormatError"]
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 _PIECE_DEFAULTS = {f.name: f.default for f in fields(Piece)}
 
@@ -67,15 +72,36 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "past_events": list(state.past_events),
         "powerups": [{"kind": p.kind, "at": _square(p.at), "piece": p.piece} for p in state.powerups],
         "marked": [_square(s) for s in state.marked],
+        "seats": list(state.seats),
         "next_id": state.next_id,
         "checks_consistent": state.checks_consistent,
     }
 
 
+def _seats_from_v1(raw: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 to 2: games stored before seats existed seated nobody before their start."""
+    return {**raw, "seats": [], "version": 2}
+
+
+#: version -> the function that turns a stored state of that version into the next version
+MIGRATIONS = {1: _seats_from_v1}
+
+
+def migrate(raw: dict[str, Any]) -> dict[str, Any]:
+    """A stored state brought to :data:`STATE_VERSION`, one version at a time."""
+    version = raw.get("version") if isinstance(raw, dict) else None
+    while version != STATE_VERSION:
+        step = MIGRATIONS.get(version) if isinstance(version, int) and not isinstance(version, bool) else None
+        if step is None:
+            raise StateFormatError(f"state format version {version!r} is not supported (this code reads "
+                                   f"versions {min(MIGRATIONS)} to {STATE_VERSION})")
+        raw = step(raw)
+        version = raw["version"]
+    return raw
+
+
 def state_from_json(raw: dict[str, Any]) -> GameState:
-    version = raw.get("version")
-    if version != STATE_VERSION:
-        raise StateFormatError(f"state format version {version!r} is not supported (this code reads {STATE_VERSION})")
+    raw = migrate(raw)
     try:
         bounds = raw["bounds"]
         pieces = [Piece(id=p["id"], kind=p["kind"], owner=p["owner"], square=tuple(p["at"]),
@@ -99,6 +125,7 @@ def state_from_json(raw: dict[str, Any]) -> GameState:
             past_events=tuple(raw["past_events"]),
             powerups=tuple(PowerUp(p["kind"], tuple(p["at"]), p["piece"]) for p in raw["powerups"]),
             marked=tuple(tuple(s) for s in raw["marked"]),
+            seats=tuple(raw["seats"]),
             next_id=raw["next_id"],
             checks_consistent=raw["checks_consistent"],
         )

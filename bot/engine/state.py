@@ -51,6 +51,9 @@ class GameState:
     past_events: tuple[str, ...] = ()
     powerups: tuple[PowerUp, ...] = ()
     marked: tuple[Square, ...] = ()
+    #: the players seated before the start, in seat order (arena, territory); empty where players
+    #: join a running game by placing a king (neisg, sandbox, megachess)
+    seats: tuple[str, ...] = ()
     next_id: int = 1
     #: True when every piece's check state was computed by the engine from the previous update, so
     #: step 10 may update check states incrementally; a hand-made position (a scenario) is False.

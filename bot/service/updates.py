@@ -440,5 +440,6 @@ class UpdateCases(TimelapseCases):
         ruleset = self.ruleset(game)
         state = with_joiners(ruleset, serialize.loads(base.state), snapshot.joiners)
         new_state, _ = await asyncio.to_thread(resolve_frozen, ruleset, state, snapshot.orders, snapshot.seed)
-        return serialize.dumps(new_state) == snapshot.state
+        # compared as this code writes states: a snapshot stored in an older format is migrated first
+        return serialize.dumps(new_state) == serialize.dumps(serialize.loads(snapshot.state))
 

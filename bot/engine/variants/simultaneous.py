@@ -102,7 +102,8 @@ class SimultaneousVariant(Variant):
         """An empty board: players come in by placing their kings (RULES 4)."""
         players = list(players)
         board = Board(bounds=self.ruleset.bounds_for(len(players)))
-        return GameState(board=board, players={p.name: p for p in players}, length=length)
+        return GameState(board=board, players={p.name: p for p in players}, length=length,
+                         seats=tuple(p.name for p in players))
 
     # ------------------------------------------------------------------ orders
     def may_order(self, state: GameState, player: str) -> str | None:
