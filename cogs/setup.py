@@ -57,9 +57,11 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
                                                   actor=_moderator(interaction), ruleset=ruleset, name=name,
                                                   settings=settings, schedule=schedule or "manual")
             rounds = f"{length} updates" if length is not None else "no set length"
+            seating = self.service.variant(game).seating
+            joining = ("players take their seats with /join now, before the start" if seating.seats_before_start
+                       else "players join with /join once it has started")
             return (f"Created game {game.id}, **{game.name}** ({game.ruleset}) in this channel: schedule "
-                    f"{self.service.schedule(game).describe()}, {rounds}. Start it with /game start; "
-                    f"players join with /join once it has started.")
+                    f"{self.service.schedule(game).describe()}, {rounds}. Start it with /game start; {joining}.")
 
         await answer(interaction, work)
 
@@ -113,7 +115,8 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
                            lock_before="minutes before the deadline that orders lock",
                            remind_before="minutes before the lock that the channel is reminded (0: never)",
                            palette="the board's colours",
-                           events_from="the update of the first event (only before update 1 is resolved)")
+                           events_from="the update of the first event (only before update 1 is resolved)",
+                           early_resolution="resolve an update as soon as every player who may order has ordered")
     @app_commands.choices(palette=[app_commands.Choice(name="default", value="default"),
                                    app_commands.Choice(name="colour-blind", value="colourblind")])
     @moderator_only
@@ -124,12 +127,14 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
                        lock_before: Optional[app_commands.Range[int, 0, 10_080]] = None,
                        remind_before: Optional[app_commands.Range[int, 0, 10_080]] = None,
                        palette: Optional[str] = None,
-                       events_from: Optional[app_commands.Range[int, 1, 100_000]] = None) -> None:
+                       events_from: Optional[app_commands.Range[int, 1, 100_000]] = None,
+                       early_resolution: Optional[bool] = None) -> None:
         async def work() -> str:
             game = await game_for(interaction)
             changes = {key: value for key, value in (("length", length), ("secret_notice", secret_notice),
                                                      ("lock_before", lock_before), ("remind_before", remind_before),
-                                                     ("palette", palette), ("events_from", events_from))
+                                                     ("palette", palette), ("events_from", events_from),
+                                                     ("early_resolution", early_resolution))
                        if value is not None}
             if not changes and name is None:
                 current = self.service.settings(game)
@@ -137,6 +142,7 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
                 return (f"**{game.name}** (game {game.id}, {game.ruleset}): length {current.length or 'none'}, "
                         f"lock_before {current.lock_before} min, remind_before {current.remind_before} min, "
                         f"palette {current.palette}, events_from {first if first is not None else 'none (no events)'}, "
+                        f"early_resolution {'on' if self.service.resolves_early(game) else 'off'}, "
                         f"secret_notice {current.secret_notice!r}, schedule "
                         f"{self.service.schedule(game).describe()}. Give an option to change it.")
             game = await self.service.configure(game.id, actor=_moderator(interaction), settings=changes or None,

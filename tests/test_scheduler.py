@@ -463,3 +463,23 @@ async def test_the_real_apscheduler_fires_the_deadline_job(tmp_path):
         await scheduler.shutdown()
         await store.close()
     assert not scheduler.scheduler.running
+
+
+async def test_an_early_resolution_moves_the_deadline_job_to_now_and_resolves_once(bot, clock):
+    """Issue 20: once every player who may order has ordered (the game's setting on), the deadline
+    becomes now in the database and the scheduler fires it at once; the next update gets a full
+    interval from then."""
+    game_id = await new_game(bot, settings={"early_resolution": True})
+    clock.advance(minutes=10)
+    for user_id in (1, 2):
+        await bot.service.submit_order(game_id, user_id=user_id, text=KINGS[user_id])
+    await bot.scheduler.settle()
+    assert bot.scheduler.jobs(game_id)["deadline"] == T0 + timedelta(hours=1)      # Cleo has not ordered yet
+    await bot.service.submit_order(game_id, user_id=3, text=KINGS[3])
+    await bot.scheduler.settle()
+    assert bot.scheduler.jobs(game_id)["deadline"] == clock.moment
+    run = await bot.scheduler.run_due(game_id)
+    assert run.resolved and run.update_no == 1
+    assert (await bot.scheduler.run_due(game_id)).resolution is None
+    assert await bot.resolved_updates(game_id) == [1]
+    assert (await bot.game(game_id)).deadline_at == clock.moment + timedelta(hours=1)

@@ -104,6 +104,13 @@ class ServiceBase:
     def settings(game: Game) -> GameSettings:
         return GameSettings.from_json(game.settings)
 
+    @classmethod
+    def resolves_early(cls, game: Game) -> bool:
+        """Whether the game resolves an update once every player who may order has ordered: the
+        game's setting, else its variant's default (issue 20)."""
+        chosen = cls.settings(game).early_resolution
+        return cls.variant(game).features.early_resolution if chosen is None else chosen
+
     @staticmethod
     def schedule(game: Game) -> Schedule:
         return Schedule.from_json(game.schedule)
@@ -165,6 +172,13 @@ class ServiceBase:
         # missing from it, and the read stays small however many players the game has.
         recent = await q.joined_since(game.id, game.snapshot_update + 1)
         return [(name, colour) for name, colour in recent if name not in state.players]
+
+    async def _may_order_now(self, q: Queries, game: Game) -> set[str]:
+        """The names of the players who may order for the open update, as the variant says
+        (reminders, /mod status and the "who has ordered" view name only them)."""
+        if game.snapshot_update is None:
+            return set()
+        return set(self.variant(game).who_may_order(await self._working_state(q, game)))
 
     def _forget_state(self, game_id: int) -> None:
         self._states.pop(game_id, None)

@@ -124,9 +124,16 @@ class GameCases(ServiceBase):
                 actor_id = require_moderator(actor, game.guild_id, "start a game")
                 if game.status != "setup":
                     raise WrongTime(f"game {game.id} ({game.name}) has already started")
-                ruleset = self.ruleset(game)
                 settings = self.settings(game)
-                state = self.variant(game).set_up([], game.seed, length=settings.length)
+                variant = self.variant(game)
+                seating = variant.seating
+                seated = await q.seated_players(game.id)
+                if seating.min_players is not None and seating.seats_before_start and len(seated) < seating.min_players:
+                    raise WrongTime(f"{variant.title} needs at least {seating.min_players} players to start; "
+                                    f"{len(seated)} {'has' if len(seated) == 1 else 'have'} taken a seat",
+                                    hint="players take a seat with /join before the start")
+                players = [variant.new_player(row.name, row.colour) for row in seated]
+                state = variant.set_up(players, game.seed, length=settings.length)
                 now = self.now()
                 await q.insert_snapshot(game_id=game.id, update_no=0, revision=0, base_revision=None,
                                         state=serialize.dumps(state), orders={}, seed=game.seed, report=None,
@@ -136,9 +143,13 @@ class GameCases(ServiceBase):
                 await q.audit(game_id=game.id, actor=actor_id, action="start", detail={}, at=now)
                 game = await q.game(game.id)
                 when = f" Orders close at {game.deadline_at:%Y-%m-%d %H:%M} UTC." if game.deadline_at else ""
+                if seated:
+                    seats = ", ".join(f"{row.name} ({row.colour})" for row in seated)
+                    welcome = f"Seats: {seats}. Send your orders with /move."
+                else:
+                    welcome = f"Join with /join, then place your king with /move {variant.features.royal or 'K'}(x,y)."
                 await self._post(q, game, 0, "announcement",
-                                 f"**{game.name}** has started: {ruleset.title}. Join with /join, then place your "
-                                 f"king with /move K(x,y).{when}")
+                                 f"**{game.name}** has started: {variant.title}. {welcome}{when}")
         self._schedule_changed(game.id)
         return game
 
@@ -206,28 +217,59 @@ class GameCases(ServiceBase):
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
-                self._require_live(game)
+                variant = self.variant(game)
+                seating = variant.seating
+                seat = self._takes_seat(game, variant)
                 existing = await q.player(game.id, user_id)
                 if existing is not None:
                     if existing.status == "kicked":
                         raise NotAllowed(f"a moderator removed you from game {game.id} ({game.name})")
                     raise Conflict(f"you already play game {game.id} as {existing.name} ({existing.colour})",
                                    hint="place your king with /move K(x,y) if you have not yet")
-                state = await self._working_state(q, game)
+                # a name once used in the game's position stays taken (a left player's pieces keep it)
+                names = set() if game.status == "setup" else set((await self._working_state(q, game)).players)
                 taken = await q.player_named(game.id, name)
-                if taken is not None or any(n.casefold() == name.casefold() for n in state.players):
+                if taken is not None or any(n.casefold() == name.casefold() for n in names):
                     raise Conflict(f"the name {name!r} is taken in this game", hint="choose another with the name option")
                 holder = await q.player_with_colour(game.id, colour)
                 if holder is not None:
                     raise Conflict(f"{holder.name} already plays {colour} in this game",
                                    hint="choose another colour; /join lists them as you type")
+                seat_no = None
+                if seat:
+                    seated = await q.seated_players(game.id)
+                    if seating.max_players is not None and len(seated) >= seating.max_players:
+                        raise Conflict(f"all {seating.max_players} seats of game {game.id} ({game.name}) are taken",
+                                       hint="ask a moderator to start another game")
+                    seat_no = max((row.seat for row in seated), default=0) + 1
                 # while update k is being resolved its orders are closed: the joiner enters at update k + 1
                 joined_update = game.update_no + (game.claimed_by is not None)
                 await q.insert_player(game_id=game.id, user_id=user_id, name=name, colour=colour, joined_at=self.now(),
-                                      joined_update=joined_update)
+                                      joined_update=joined_update, seat=seat_no)
                 player = await q.player(game.id, user_id)
-        king = self.variant(game).features.royal or "K"
+        if seat:
+            return Joined(game, player, f"you have seat {seat_no}; the game begins when a moderator starts it "
+                                        f"with /game start")
+        king = variant.features.royal or "K"
         return Joined(game, player, f"place your king with /move {king}(x,y) on an empty square no enemy attacks")
+
+    @staticmethod
+    def _takes_seat(game: Game, variant) -> bool:
+        """Whether joining now takes a seat before the start (True) or joins a running game by a
+        king placement (False); refused when the game takes no player now."""
+        seating = variant.seating
+        if game.status == "ended":
+            raise WrongTime(f"game {game.id} ({game.name}) has ended")
+        if game.status == "setup":
+            if not seating.seats_before_start:
+                raise WrongTime(f"game {game.id} ({game.name}) has not started yet",
+                                hint="join once a moderator starts it with /game start; then place your king")
+            return True
+        if not seating.joins_by_placement:
+            raise NotAllowed(f"game {game.id} ({game.name}) has started and takes no new players: "
+                             f"{variant.title} seats its players before the start",
+                             hint="ask a moderator to start another game")
+        return False
 
     # ------------------------------------------------------------------ listings
     async def get_game(self, game_id: int) -> Game:

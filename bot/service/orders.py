@@ -31,13 +31,16 @@ class Receipt:
     secret: bool
     replaced: str | None            # the canonical order it replaced, if any
     deadline_at: datetime | None
+    resolves_now: bool = False      # every player who may order has ordered: the update resolves early
 
     def text(self) -> str:
         lines = [f"Order for update {self.update_no} accepted: `{self.canonical}`"
                  + (" (secret)" if self.secret else "")]
         if self.replaced is not None:
             lines.append(f"It replaces `{self.replaced}`.")
-        if self.deadline_at is not None:
+        if self.resolves_now:
+            lines.append("Every player who may order has ordered: the update resolves now.")
+        elif self.deadline_at is not None:
             lines.append(f"Orders close at {self.deadline_at:%Y-%m-%d %H:%M} UTC; you may change it until then.")
         return "\n".join(lines)
 
@@ -66,6 +69,9 @@ class OrderCases(ServiceBase):
                                      f"orders in this ruleset ({ruleset.section or 'RULES 5'})", hint="send it with /move in the game channel")
                 player = await self._player(q, game, user_id)
                 state = await self._working_state(q, game)
+                not_now = variant.may_order(state, player.name)
+                if not_now is not None:
+                    raise NotAllowed(not_now, hint="your order is kept for no other update: send it when you may order")
                 checked = variant.check(state, player.name, text)
                 if not checked.ok:
                     raise OrderRefused(checked.error)
@@ -83,8 +89,25 @@ class OrderCases(ServiceBase):
                 if source == "moderator":
                     await q.audit(game_id=game.id, actor=actor_id, action="order",
                                   detail={"player": player.name, "order": checked.canonical}, at=now)
-                return Receipt(game.id, game.update_no, player.name, checked.canonical, secret,
-                               None if previous is None else previous.canonical, game.deadline_at)
+                resolves_now = await self._early_deadline(q, game, variant, state, now)
+                receipt = Receipt(game.id, game.update_no, player.name, checked.canonical, secret,
+                                  None if previous is None else previous.canonical,
+                                  now if resolves_now else game.deadline_at, resolves_now)
+        if receipt.resolves_now:
+            self._schedule_changed(game.id)     # the deadline is now: the scheduler resolves the update
+        return receipt
+
+    async def _early_deadline(self, q, game: Game, variant, state, now: datetime) -> bool:
+        """Issue 20: where the game resolves early and every player who may order has ordered, the
+        deadline becomes now (a moment in the database, like any deadline: a restart keeps it)."""
+        if not self.resolves_early(game) or (game.deadline_at is not None and game.deadline_at <= now):
+            return False
+        names = {row.user_id: row.name for row in await q.players(game.id)}
+        ordered = {names[o.user_id] for o in await q.live_orders(game.id, game.update_no) if o.user_id in names}
+        if not variant.may_resolve_early(state, ordered):
+            return False
+        await q.update_game(game.id, deadline_at=now, lock_at=now, reminded_for=None)
+        return True
 
     async def cancel_order(self, game_id: int, *, user_id: int) -> OrderRow:
         """Withdraw the pending order (D6); the player then has no order for this update."""

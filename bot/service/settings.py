@@ -33,7 +33,9 @@ class GameSettings:
     is told of a secret order (``{player}`` is replaced; empty: nothing); ``lock_before`` and
     ``remind_before``: minutes; ``palette``: the board's colours (default or colour-blind);
     ``events_from``: the update of the first event draw, in place of the ruleset's (None: the
-    ruleset's own; sandbox's "update 25 patch" is the usual one to move)."""
+    ruleset's own; sandbox's "update 25 patch" is the usual one to move); ``early_resolution``: an
+    update resolves as soon as every player who may order has ordered, not only at its deadline
+    (None: the ruleset's default, on for arena, off for the others)."""
 
     length: int | None = None
     secret_notice: str = _SECRET_NOTICE
@@ -41,6 +43,7 @@ class GameSettings:
     remind_before: float = 60
     palette: str = "default"
     events_from: int | None = None
+    early_resolution: bool | None = None
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> "GameSettings":
@@ -73,6 +76,9 @@ class GameSettings:
                                             or not 1 <= new.events_from <= 100_000):
             raise InvalidInput(f"events_from must be an update number from 1 to 100,000, not {shown(new.events_from)}",
                                hint="leave it empty to use the ruleset's own first event update")
+        if new.early_resolution is not None and not isinstance(new.early_resolution, bool):
+            raise InvalidInput(f"early_resolution must be true or false, not {shown(new.early_resolution)}",
+                               hint="leave it empty to use the ruleset's default")
         if new.palette not in PALETTES:
             raise InvalidInput(f"palette must be one of {', '.join(PALETTES)}, not {shown(new.palette)}")
         return new

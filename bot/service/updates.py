@@ -176,7 +176,8 @@ class UpdateCases(TimelapseCases):
                 remind_at = (game.lock_at or game.deadline_at) - timedelta(minutes=self.settings(game).remind_before)
                 if self.settings(game).remind_before <= 0 or self.now() < remind_at:
                     return False
-                players = await q.players(game.id)
+                may = await self._may_order_now(q, game)
+                players = [p for p in await q.players(game.id) if p.name in may]
                 ordered = {o.user_id for o in await q.live_orders(game.id, update_no)}
                 waiting = sorted(p.name for p in players if p.user_id not in ordered)
                 await q.update_game(game.id, reminded_for=game.deadline_at)
@@ -326,11 +327,30 @@ class UpdateCases(TimelapseCases):
                                     deadline_at=next_deadline, reminded_for=None,
                                     lock_at=None if next_deadline is None else max(now, next_deadline - lock_before))
                 self._states[game.id] = ((update_no, revision), new_state)
+                verdict = self.variant(current).verdict(new_state)
                 length = self.settings(current).length
-                ended = length is not None and update_no >= length
-                if ended:
+                if verdict.over:
+                    game = await q.game(game.id)
+                    await self._post(q, game, update_no, "announcement", self._verdict_text(game, new_state, verdict))
+                    await self._finish(q, game, 0, verdict.reason or ("drawn" if verdict.drawn else "won"))
+                    return True
+                if length is not None and update_no >= length:
                     await self._finish(q, await q.game(game.id), 0, f"all {length} updates are played")
-                return ended
+                    return True
+                return False
+
+    def _verdict_text(self, game: Game, state: GameState, verdict) -> str:
+        """The result as the channel reads it: the winners (or the draw) and the final standings."""
+        winners = list(verdict.winners)
+        if verdict.drawn:
+            headline = "the game is drawn"
+        elif len(winners) == 1:
+            headline = f"{winners[0]} wins"
+        else:
+            headline = f"{', '.join(winners[:-1])} and {winners[-1]} share the win"
+        lines = self.variant(game).standing_lines(state)
+        return "\n".join([f"**{game.name}** is over after update {state.update - 1}: {headline}.",
+                          "Final standings:", *lines])
 
     # ------------------------------------------------------------------ moderator timing
     async def extend(self, game_id: int, *, minutes: float, actor: Moderator) -> Game:

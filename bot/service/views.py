@@ -176,8 +176,9 @@ class ViewCases(ServiceBase):
             game = await self._game(q, game_id)
             players = await q.players(game.id)
             live = {o.user_id for o in await q.live_orders(game.id, game.update_no)}
-        ordered = tuple(sorted(p.name for p in players if p.user_id in live))
-        waiting = tuple(sorted(p.name for p in players if p.user_id not in live))
+            may = await self._may_order_now(q, game)
+        ordered = tuple(sorted(p.name for p in players if p.user_id in live and p.name in may))
+        waiting = tuple(sorted(p.name for p in players if p.user_id not in live and p.name in may))
         return OrderStatus(game, game.update_no, ordered, waiting, game.locked, game.deadline_at)
 
     async def history_picture(self, game_id: int, update_no: int) -> tuple[Picture, str]:

@@ -43,7 +43,8 @@ def _game(row) -> Game:
 
 def _player(row) -> PlayerRow:
     return PlayerRow(game_id=row["game_id"], user_id=row["user_id"], name=row["name"], colour=row["colour"],
-                     status=row["status"], joined_at=to_time(row["joined_at"]), joined_update=row["joined_update"])
+                     status=row["status"], joined_at=to_time(row["joined_at"]), joined_update=row["joined_update"],
+                     seat=row["seat"])
 
 
 def _order(row) -> OrderRow:
@@ -137,10 +138,16 @@ class Queries:
 
     # ------------------------------------------------------------------ players
     async def insert_player(self, *, game_id: int, user_id: int, name: str, colour: str, joined_at: datetime,
-                            joined_update: int) -> None:
-        await self._write("INSERT INTO players (game_id, user_id, name, colour, joined_at, joined_update)"
-                          " VALUES (?, ?, ?, ?, ?, ?)",
-                          (game_id, user_id, name, colour, to_text(joined_at), joined_update))
+                            joined_update: int, seat: int | None = None) -> None:
+        await self._write("INSERT INTO players (game_id, user_id, name, colour, joined_at, joined_update, seat)"
+                          " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          (game_id, user_id, name, colour, to_text(joined_at), joined_update, seat))
+
+    async def seated_players(self, game_id: int) -> list[PlayerRow]:
+        """The players who took a seat before the start, in seat order."""
+        return [_player(row) for row in await self._all(
+            "SELECT * FROM players WHERE game_id = ? AND status = 'joined' AND seat IS NOT NULL ORDER BY seat",
+            (game_id,))]
 
     async def player(self, game_id: int, user_id: int) -> PlayerRow | None:
         row = await self._one("SELECT * FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id))

@@ -62,6 +62,7 @@ class PlayerRow:
     status: str                     # joined | kicked
     joined_at: datetime
     joined_update: int
+    seat: int | None = None         # the seat taken before the start (arena, territory); None: joined later
 
 
 @dataclass(frozen=True, slots=True)
