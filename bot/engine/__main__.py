@@ -18,6 +18,7 @@ from .runner import run_scenario, state_to_toml
 from .scenario import ScenarioError, load_scenario
 from .abilities import position_for
 from .validation import legal_destinations
+from .variants import VariantUnavailable, variant_for
 
 
 def _moves(args: argparse.Namespace) -> int:
@@ -27,10 +28,15 @@ def _moves(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     position = position_for(scenario.ruleset, scenario.state)
+    try:   # the variant knows its family's own moves (megachess: bonus pieces, D58)
+        listing = variant_for(scenario.ruleset).destinations
+    except VariantUnavailable:   # a ruleset not playable yet still has its moves listed
+        def listing(state, piece, position):
+            return legal_destinations(position, piece, state=state)
     pieces = sorted(scenario.state.board, key=lambda p: p.canonical_key)
     out = {"pieces": [
         {"at": list(p.square), "kind": p.kind, "owner": p.owner,
-         "dests": [list(s) for s in legal_destinations(position, p, state=scenario.state)]}
+         "dests": [list(s) for s in listing(scenario.state, p, position=position)]}
         for p in pieces
     ]}
     json.dump(out, sys.stdout)

@@ -5,9 +5,10 @@ A ruleset file names its choices in words (``[orders] policy = "single"``, ``tur
 the objects below, once per ruleset. The simultaneous pipeline (``variants/simultaneous.py``) is
 assembled from them, and validation asks the submission shape, so no code tests a choice's name.
 
-A choice that a ruleset may name but that no policy carries out yet (arena's M.A.D. collisions,
-megachess's alternating teams) is listed in :data:`PLANNED` with its words for players: such a
-ruleset loads and its orders are checked, but :func:`policies_for` refuses to build a game of it
+A choice that a ruleset may name but that no policy carries out yet (arena's M.A.D. collisions) is
+listed in :data:`PLANNED` with its words for players, and a choice that only one family's pipeline
+carries out (megachess's bounces and alternating teams) in :data:`FAMILY_ONLY`: such a ruleset
+loads and its orders are checked, but :func:`policies_for` refuses to build a game of it
 (:class:`Unplayable`), so it is never resolved by the wrong rules.
 """
 
@@ -23,7 +24,7 @@ from .ruleset import Ruleset
 if TYPE_CHECKING:  # pragma: no cover
     from .update import Update
 
-__all__ = ["SubmissionShape", "TurnOrder", "Arrivals", "Captures", "Regeneration", "Debts", "Spawns", "Policies", "Unplayable", "PLANNED",
+__all__ = ["SubmissionShape", "TurnOrder", "TeamsAlternate", "turn_order", "Arrivals", "Captures", "Regeneration", "Debts", "Spawns", "Policies", "Unplayable", "PLANNED",
            "policies_for", "submission_shape", "arrivals_policy", "missing_policies"]
 
 
@@ -96,6 +97,38 @@ SIMULTANEOUS = TurnOrder("simultaneous", "every player orders every update; all 
 _TURNS = {SIMULTANEOUS.name: SIMULTANEOUS}
 
 
+@dataclass(frozen=True, slots=True)
+class TeamsAlternate(TurnOrder):
+    """Teams move in turn (RULES 5.3): the first team on odd updates, the second on even ones.
+
+    Every player may send an order on any update (a join or ``resign``, D65); only the moving
+    team's players may move, which the check of a submission says. ``who_may_order`` names the
+    moving team's active players who own pieces, and the players who have not joined yet."""
+
+    teams: tuple[str, ...] = ()
+
+    def moving_team(self, update: int) -> str:
+        """The team whose pieces move in ``update``."""
+        return self.teams[(update - 1) % len(self.teams)]
+
+    def next_update_of(self, team: str, update: int) -> int:
+        """The first update from ``update`` on in which ``team`` moves."""
+        return next(u for u in range(update, update + len(self.teams)) if self.moving_team(u) == team)
+
+    def who_may_order(self, state) -> list[str]:
+        moving = self.moving_team(state.update)
+        return sorted(name for name, player in state.players.items() if player.status == "active"
+                      and ((player.team == moving and state.board.owns(name)) or not state.board.owns(name)))
+
+
+def turn_order(ruleset: Ruleset) -> TurnOrder | None:
+    """The ruleset's turn order, or None while it is only planned."""
+    if ruleset.orders.turns == "teams_alternate":
+        return TeamsAlternate("teams_alternate", "alternate updates: "
+                              + ", then ".join(ruleset.teams.names) + " (RULES 5.3)", ruleset.teams.names)
+    return _TURNS.get(ruleset.orders.turns)
+
+
 # ============================================================================= arrivals
 @dataclass(frozen=True, slots=True)
 class Arrivals:
@@ -104,6 +137,17 @@ class Arrivals:
     name: str
     summary: str
     implodes: bool
+
+    def turned_back(self, arrivals: dict[int, tuple[Square, str]]) -> set[int]:
+        """Before anything moves: the pieces (by id) that stay where they were. ``arrivals``: piece
+        id -> (target square, side: the mover's team, else the player). Bounce (RULES 5.3, D57):
+        every piece arriving on a square together with another of its side; implosion: none."""
+        if self.implodes:
+            return set()
+        together: dict[tuple[Square, str], list[int]] = {}
+        for piece_id, (square, side) in arrivals.items():
+            together.setdefault((square, side), []).append(piece_id)
+        return {piece_id for ids in together.values() if len(ids) > 1 for piece_id in ids}
 
     def collide(self, update: "Update", square: Square, arrivals: list[tuple[str, str]]) -> None:
         """``arrivals``: (player, piece name) of each piece that arrived on ``square``, two or more.
@@ -120,7 +164,9 @@ class Arrivals:
 
 IMPLOSION = Arrivals("implosion", "arrivals on one square all stay; it implodes at the end of the next update "
                                   "(D14, D15)", True)
-_ARRIVALS = {IMPLOSION.name: IMPLOSION}
+BOUNCE = Arrivals("bounce", "two or more pieces of one team moving onto one square all stay where they were "
+                           "(RULES 5.3, D57)", False)
+_ARRIVALS = {IMPLOSION.name: IMPLOSION, BOUNCE.name: BOUNCE}
 
 
 def arrivals_policy(ruleset: Ruleset) -> Arrivals | None:
@@ -206,9 +252,13 @@ class Spawns:
 #: Choices a ruleset may name that no policy carries out yet, in a player's words.
 PLANNED = {
     ("resolution.collisions", "mad"): "M.A.D. collisions",
-    ("resolution.collisions", "bounce"): "bouncing collisions",
-    ("orders.turns", "teams_alternate"): "teams moving in turn",
     ("orders.turns", "alternate"): "players moving in turn",
+}
+
+#: Choices that only one family's pipeline carries out (the simultaneous steps never bounce a move).
+FAMILY_ONLY = {
+    ("resolution.collisions", "bounce"): ("megachess", "bouncing collisions"),
+    ("orders.turns", "teams_alternate"): ("megachess", "teams moving in turn"),
 }
 
 
@@ -228,7 +278,10 @@ class Policies:
 def missing_policies(ruleset: Ruleset) -> list[str]:
     """What of ``ruleset`` no policy carries out yet, in words; empty when it can be played."""
     wanted = (("resolution.collisions", ruleset.resolution.collisions), ("orders.turns", ruleset.orders.turns))
-    return [PLANNED[choice] for choice in wanted if choice in PLANNED]
+    missing = [PLANNED[choice] for choice in wanted if choice in PLANNED]
+    missing += [f"{words} outside the {family} family" for choice in wanted if choice in FAMILY_ONLY
+                for family, words in [FAMILY_ONLY[choice]] if ruleset.family != family]
+    return missing
 
 
 @lru_cache(maxsize=64)
@@ -237,7 +290,7 @@ def policies_for(ruleset: Ruleset) -> Policies:
     missing = missing_policies(ruleset)
     if missing:
         raise Unplayable(ruleset, missing)
-    return Policies(submission=submission_shape(ruleset), turns=_TURNS[ruleset.orders.turns],
+    return Policies(submission=submission_shape(ruleset), turns=turn_order(ruleset),
                     arrivals=_ARRIVALS[ruleset.resolution.collisions],
                     captures=Captures(ruleset.resolution.holds, ruleset.resolution.check_states),
                     regeneration=_REGENERATIONS[ruleset.economy.regen_when],

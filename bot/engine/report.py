@@ -248,4 +248,14 @@ _SENTENCES = {
     "event_end": _simple("Event {name} has ended."),
     "obstacle": _simple("{player} placed an obstacle on {at}."),
     "obstacles_removed": _simple("{count} obstacle(s) crumbled."),
+    # megachess (RULES 5.3)
+    "bounce": _simple("Bounce on {at}: {pieces} moved there together and stayed where they were (D57)."),
+    "collection": _simple("{whose} {kind} collected the bonus {bonus} on {at}: a {bonus} of {their} own now "
+                          "stands on {origin} (D58)."),
+    "army": _simple("{player} captured {victim}'s king and takes {victim}'s remaining {count} piece(s); {victim} "
+                    "is eliminated and may join again as a new player (D61, D64)."),
+    "join": _simple("{player} joined {team} with a king on {at} and a starter army of {count} piece(s) (D62, D63)."),
+    "join_failed": _simple("{whose} join on {at} failed: {why} (D62)."),
+    "faded": _simple("{whose} {kind} on {at} faded away: more than {ttl} updates outside {their} kingdom (D60)."),
+    "bonus": _simple("A bonus {kind} appeared on {at} (D59)."),
 }

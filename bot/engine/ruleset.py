@@ -30,7 +30,7 @@ __all__ = ["RulesetError", "PieceKind", "PromotionTier", "Ruleset", "load_rulese
 RULESET_DIR = Path(__file__).resolve().parents[2] / "assets" / "rulesets"
 
 #: The game families a ruleset file may name (``family = ...``); each has its variant in bot/engine/variants.
-FAMILIES = ("simultaneous", "territory")
+FAMILIES = ("simultaneous", "territory", "megachess")
 
 _CHOICES = {
     ("orders", "policy"): ("single", "kings_plus_one", "each_piece"),

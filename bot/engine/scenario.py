@@ -206,6 +206,11 @@ class _Loader:
         names = [p.name for p in players]
         if len(set(names)) != len(names):
             raise self.fail("two [[players]] share a name", "name", "players")
+        for index, player in enumerate(players):
+            if player.team is not None and player.team not in ruleset.teams.names:
+                teams = ", ".join(ruleset.teams.names) or f"none: {ruleset.name} has no teams"
+                raise ScenarioError(self.path, f"team must be one of {teams}, not {player.team!r}",
+                                    self.line_of("team", "players", index))
         player_names = set(names)
         pieces = []
         try:

@@ -21,7 +21,7 @@ from .policies import Policies, policies_for
 from .report import Report
 from .ruleset import Ruleset
 from .state import GameState, LastMove
-from .validation import CheckedAction, CheckedLine
+from .validation import CheckedAction, CheckedLine, Validator
 
 __all__ = ["Update", "Order", "RoundOutcome", "rng_for"]
 
@@ -90,6 +90,10 @@ class Update:
         self.events_changed = False
 
     # ------------------------------------------------------------------ helpers used by the steps
+    def validator(self) -> Validator:
+        """The check of the submissions against P0 (a family's update may check by its own rules)."""
+        return Validator(self.ruleset, self.p0, self.p0_position)
+
     def new_id(self) -> int:
         self.next_id += 1
         return self.next_id - 1

@@ -5,14 +5,13 @@ from __future__ import annotations
 from ..notation import OrderError
 from ..report import PRIVATE
 from ..update import Order, Update
-from ..validation import Validator
 
 __all__ = ["validate"]
 
 
 def validate(update: Update) -> None:
     """Check every submission against P0; refusals are reported privately to their owners."""
-    validator = Validator(update.ruleset, update.p0, update.p0_position)
+    validator = update.validator()
     for player in sorted(update.submissions):
         submitted = update.submissions[player]
         text = submitted if isinstance(submitted, str) else "\n".join(submitted)

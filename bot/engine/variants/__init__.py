@@ -18,6 +18,7 @@ from ..policies import Unplayable
 from ..ruleset import Ruleset, load_preset, preset_names
 from .base import (BoardAdditions, Features, Mark, PanelEvent, PanelRow, Seating, StandingsPanel, Variant,
                    Verdict)
+from .megachess import MegachessVariant
 from .simultaneous import SimultaneousVariant
 
 __all__ = ["Variant", "Verdict", "Seating", "Features", "Mark", "BoardAdditions", "PanelRow", "PanelEvent",
@@ -26,6 +27,7 @@ __all__ = ["Variant", "Verdict", "Seating", "Features", "Mark", "BoardAdditions"
 #: family name -> the variant class that plays it
 FAMILIES: dict[str, type[Variant]] = {
     SimultaneousVariant.family: SimultaneousVariant,
+    MegachessVariant.family: MegachessVariant,
 }
 
 #: Unplayable is the registry's refusal: a ruleset whose family or choices have no variant yet.

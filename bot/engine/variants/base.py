@@ -19,18 +19,21 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Collection, Iterable, Mapping
 
+from ..abilities import position_for
 from ..events import describe_event
-from ..model import Player, Square
+from ..model import Piece, Player, Square
+from ..movement import DEFAULT_WINDOW, Position
 from ..report import Report
 from ..ruleset import Ruleset
 from ..standings import Standing
 from ..state import GameState
-from ..validation import OrderCheck
+from ..validation import OrderCheck, legal_destinations
 
-__all__ = ["Variant", "Verdict", "Seating", "Features", "Mark", "BoardAdditions", "PanelRow", "PanelEvent",
-           "StandingsPanel"]
+__all__ = ["Variant", "Verdict", "Seating", "Features", "Mark", "Kingdom", "Fading", "BoardAdditions", "PanelRow",
+           "PanelEvent", "TeamTotal", "StandingsPanel"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +96,36 @@ class Mark:
 
 
 @dataclass(frozen=True, slots=True)
+class Kingdom:
+    """A circle drawn on the board: the kingdom of ``owner``'s king on ``centre`` (megachess, D60).
+    A square is inside when ``dx^2 + dy^2 <= radius^2``."""
+
+    owner: str
+    team: str | None
+    centre: Square
+    radius: int
+
+
+@dataclass(frozen=True, slots=True)
+class Fading:
+    """A piece outside its owner's kingdom (megachess, D60): ``left`` is how many more of its team's
+    updates it survives standing still outside; it is removed at the end of update ``removed_at``
+    unless it moves or comes back."""
+
+    square: Square
+    owner: str
+    fade: int
+    left: int
+    removed_at: int
+
+
+@dataclass(frozen=True, slots=True)
 class BoardAdditions:
     """What the board image shows besides the pieces."""
 
     marks: tuple[Mark, ...] = ()
+    kingdoms: tuple[Kingdom, ...] = ()
+    fading: tuple[Fading, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +153,15 @@ class PanelEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamTotal:
+    """A team's line under the standings (megachess): its players in the game and their points."""
+
+    name: str
+    players: int
+    points: Fraction
+
+
+@dataclass(frozen=True, slots=True)
 class StandingsPanel:
     """The standings as the health board shows them (``title``: "Health board", ...)."""
 
@@ -135,10 +173,19 @@ class StandingsPanel:
     legend: tuple[tuple[str, str], ...]     # (symbol, words)
     ranking: str                            # how rows are ranked, in words
     ranking_short: str = ""                 # the same in fewer words, where ``ranking`` does not fit
+    teams: tuple[TeamTotal, ...] = ()       # team games: each team's total
 
     @property
     def lines(self) -> list[str]:
         return [row.line for row in self.rows]
+
+    def top(self, count: int) -> tuple[PanelRow, ...]:
+        """The first ``count`` rows (an endless game shows the top 20 and the caller's own row)."""
+        return self.rows[:count]
+
+    def row_of(self, name: str) -> PanelRow | None:
+        """The row of the player ``name`` (their rank is ``row.standing.rank``), or None."""
+        return next((row for row in self.rows if row.standing.name == name), None)
 
 
 class Variant(ABC):
@@ -201,6 +248,15 @@ class Variant(ABC):
     def resolve(self, state: GameState, orders: Mapping[str, str | Iterable[str]], seed: int | str
                 ) -> tuple[GameState, Report]:
         """The update ``state.update`` with every player's submission: pure and deterministic."""
+
+    def destinations(self, state: GameState, piece: Piece, window: int | None = DEFAULT_WINDOW,
+                     position: Position | None = None) -> list[Square]:
+        """Sorted squares the check of a submission would accept for a plain move or capture by
+        ``piece``, whoever may order now (``python -m bot.engine moves``); within ``window``
+        (Chebyshev) on an unbounded board. ``position``: ``state``'s, when the caller has it."""
+        if position is None:
+            position = position_for(self.ruleset, state)
+        return legal_destinations(position, piece, window, state=state)
 
     # ------------------------------------------------------------------ results
     @abstractmethod
