@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .betza import BetzaError, Movement, parse_betza
+from .territory.layout import TABLES as TERRITORY_TABLES, TablesError, read_tables as read_territory_tables
 from .vocabulary import ABILITIES, EVENTS
 
 __all__ = ["RulesetError", "PieceKind", "PromotionTier", "Ruleset", "load_ruleset", "load_preset",
@@ -31,6 +32,9 @@ RULESET_DIR = Path(__file__).resolve().parents[2] / "assets" / "rulesets"
 
 #: The game families a ruleset file may name (``family = ...``); each has its variant in bot/engine/variants.
 FAMILIES = ("simultaneous", "territory", "megachess")
+#: family -> (the top-level tables it adds to a ruleset file, the function reading them into its rules:
+#: ``read(tables, letters)``, raising TablesError(key, problem)). The result is ``Ruleset.family_rules``.
+FAMILY_TABLES = {"territory": (TERRITORY_TABLES, read_territory_tables)}
 
 _CHOICES = {
     ("orders", "policy"): ("single", "kings_plus_one", "each_piece"),
@@ -192,6 +196,7 @@ class Ruleset:
     pieces: Mapping[str, PieceKind]
     section: str = ""    # the RULES.md section of the preset, cited by refusals ("RULES 5.1")
     family: str = "simultaneous"   # the game family whose variant plays it (bot/engine/variants)
+    family_rules: Any = None       # what the family's own tables say (territory: TerritoryRules), or None
 
     def __hash__(self) -> int:
         return hash((self.name, self.source))
@@ -272,18 +277,29 @@ def ruleset_from_dict(data: Mapping[str, Any], source: str) -> Ruleset:
     top = dict(data)
     known = {"name", "title", "family", "board", "orders", "resolution", "economy", "generation", "promotion",
              "events", "teams", "pieces", "section"}
-    reader.reject_unknown(top, known, "")
+    family = reader.choice(top, "family", "", FAMILIES, default="simultaneous")
+    family_tables, read_family_tables = FAMILY_TABLES.get(family, ((), None))
+    reader.reject_unknown(top, known | set(family_tables), "")
     name = reader.string(top, "name", "")
     title = reader.string(top, "title", "", default=name)
     pieces = _load_pieces(reader, top.get("pieces"))
     letters = set(pieces)
     generation_table = reader.table(top, "generation", "")
     promotion_table = reader.table(top, "promotion", "")
+    board = reader.section(BoardRules, reader.table(top, "board", ""), "board")
+    family_rules = None
+    if read_family_tables is not None:
+        try:
+            family_rules = read_family_tables({key: top[key] for key in family_tables if key in top}, tuple(pieces))
+        except TablesError as exc:
+            raise RulesetError(source, exc.key, exc.problem) from None
+        if board.bounds is None and getattr(family_rules, "bounds", None) is not None:
+            board = dataclasses.replace(board, bounds=family_rules.bounds)   # the layout's bounds
     ruleset = Ruleset(
         name=name,
         title=title,
         source=source,
-        board=reader.section(BoardRules, reader.table(top, "board", ""), "board"),
+        board=board,
         orders=reader.section(OrderRules, reader.table(top, "orders", ""), "orders"),
         resolution=reader.section(ResolutionRules, reader.table(top, "resolution", ""), "resolution"),
         economy=reader.section(EconomyRules, reader.table(top, "economy", ""), "economy"),
@@ -293,7 +309,8 @@ def ruleset_from_dict(data: Mapping[str, Any], source: str) -> Ruleset:
         teams=reader.section(TeamRules, reader.table(top, "teams", ""), "teams"),
         pieces=pieces,
         section=reader.string(top, "section", "", default=""),
-        family=reader.choice(top, "family", "", FAMILIES, default="simultaneous"),
+        family=family,
+        family_rules=family_rules,
     )
     _check_consistency(reader, ruleset)
     return ruleset
@@ -312,8 +329,8 @@ def _load_pieces(reader: "_Reader", table: Any) -> dict[str, PieceKind]:
     seen_names: dict[str, str] = {}
     for letter, row in table.items():
         where = f"pieces.{letter}"
-        if not letter.isalpha() or not letter[0].isupper() or len(letter) > 3:
-            raise RulesetError(reader.source, where, "a piece letter is 1 to 3 letters starting with a capital")
+        if not letter.isalpha() or not letter[0].isupper() or len(letter) > 4:
+            raise RulesetError(reader.source, where, "a piece letter is 1 to 4 letters starting with a capital")
         if not isinstance(row, dict):
             raise RulesetError(reader.source, where, "must be a table")
         reader.reject_unknown(row, {"name", "cost", "betza", "aliases", "abilities", "once", "fade_ttl"}, where)

@@ -25,6 +25,25 @@ ABILITIES = {
     "one_time_step": "megachess bishop: once in its life, the piece's `once` Betza move (RULES 5.3)",
     "obstacle": "neutral; never moves, blocks, captured for no reward (RULES 6, Obstacles)",
     "void": "neutral; cannot be entered, crossed or captured (RULES 6, World Destruction)",
+    # territory (RULES 5.4.6): each is carried out once, in bot/engine/territory/pieces.py
+    "swap_enemy": "full phase: swaps squares with an enemy not on the goal or in the neutral zone (Balance, T16)",
+    "capture_chain": "after a leg that captured, may step one more square, again and again (Fire, T21)",
+    "place_anywhere": "may be placed on any empty square but the goal and the neutral zone (Freedom, T7)",
+    "delegate": "full phase: gives the action to an allied piece that is not a Leadership (Leadership, T17)",
+    "swap_ally": "before its move: swaps squares with an allied piece (Leaf)",
+    "mirror_copy": "when placed from the reserve, may add a copy on an adjacent square (Mirror, T18)",
+    "pull": "before its move: pulls the first piece on a line one square toward itself (Moon, T16, T29)",
+    "push": "after its move: pushes the first piece on a line one square away (Power, T16)",
+    "returns_to_reserve": "when removed, returns to its owner's reserve if it has room (Rock, T8)",
+    "jump_to_ally": "full phase: jumps next to an allied piece, capturing as it lands (Shadow, T19)",
+    "lotus_box": "pieces may not leave the 7x7 box centred on it (White Lotus, T14)",
+    "carry_ally": "after its move: carries an allied piece next to itself (Wind, T20)",
+    "ranged_capture": "full phase: captures two squares away in a line without moving (Wood)",
+    "counts_double": "counts 2 for control, the goal included (Sun)",
+    "blocks_control": "a territory holding it, the goal excepted, has no controller (Chaos)",
+    "shield": "allied pieces diagonally next to it cannot be captured (Shield, T15)",
+    "freezes": "pieces next to it, of both sides, cannot move or act (Ice, T13)",
+    "portal": "its owner may place pieces next to it on their own turns (Portal, RULES 5.4.3)",
 }
 
 #: Every event the engine knows, with the sentence announcing it (a template: see describe_event).

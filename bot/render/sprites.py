@@ -219,10 +219,18 @@ def _fit_text(text: str, width: float, height: float) -> tuple[ImageFont.FreeTyp
         size -= max(1, size // 20)
 
 
+#: Below this size (px) a plate shows at most the first two letters of a longer abbreviation.
+_SMALL_PLATE = 24
+
+
 def _plate_text(big: int, letter: str, rider: bool) -> Image.Image:
     """The kind's letter(s), centred in the plate (0.05-0.95 x 0.06-0.56, or under an arch),
     clear of the box's centre."""
     mask = Image.new("L", (big, big), 0)
+    if big < _SMALL_PLATE * _SUPERSAMPLE and len(letter) > 3:
+        # four letters in a 16-pixel plate are a grey smudge (territory's Moon and Wood): two,
+        # larger, are read
+        letter = letter[:2]
     face, box = _fit_text(letter, (0.70 if rider else 0.80) * big, (0.35 if rider else 0.38) * big)
     cx, cy = 0.5 * big, (0.285 if rider else 0.265) * big
     x = cx - (box[0] + box[2]) / 2

@@ -68,6 +68,13 @@ EXPECTED: dict[str, set[tuple]] = {
     "R6": rays(WAZIR, 6),
     "B6": rays(FERZ, 6),
     "B2": rays(FERZ, 2),
+    # territory (RULES 5.4.6, T11): exact leaps, the 2-square ones blocked by a piece between
+    "nD": rays(DABBABA, lame=True),                               # Balance, Freedom, Power
+    "nA": rays(ALFIL, lame=True),                                 # Leadership, Moon, White Lotus
+    "KnD": rays(WAZIR | FERZ) | rays(DABBABA, lame=True),         # Rock
+    "W": rays(WAZIR),                                             # Sun
+    "H": rays(THREELEAPER),                                       # Water: never blocked
+    "KNAD": rays(WAZIR | FERZ | KNIGHT | ALFIL | DABBABA),        # Infinity: the 5x5 box, a leap
     "Q7": rays(WAZIR | FERZ, 7),
     "W3": rays(WAZIR, 3),                                         # W3 = R3
 }

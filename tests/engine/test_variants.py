@@ -53,10 +53,13 @@ def test_an_unknown_family_is_refused_when_the_file_is_read():
         ruleset_from_dict(data, "odd.toml")
 
 
-def test_a_family_without_a_variant_yet_is_unavailable():
-    data = {"name": "tiles", "family": "territory", "pieces": {"K": {"name": "King", "cost": 0, "betza": "K"}}}
+def test_a_family_without_a_variant_yet_is_unavailable(monkeypatch):
+    import bot.engine.variants as registry
+
+    monkeypatch.setattr(registry, "FAMILIES", {k: v for k, v in registry.FAMILIES.items() if k != "territory"})
+    tiles = dataclasses.replace(load_preset("territory"), name="tiles", source="tiles.toml")
     with pytest.raises(VariantUnavailable, match="territory game family"):
-        variant_for(ruleset_from_dict(data, "tiles.toml"))
+        variant_for(tiles)
 
 
 # ----------------------------------------------------------------------------- the pipeline
