@@ -7,6 +7,9 @@ this code knows is refused rather than misread. Stored snapshots are immutable r
 never rewritten: the migration runs each time an old one is read.
 
 Versions: 1, the first; 2 adds ``seats`` (the players seated before the start, in seat order).
+The optional key ``territory`` holds a territory game's reserves, draft area, bag, Mirror copies,
+quiet turns and result (RULES 5.4); it is absent from other families' states and read with defaults,
+so it needs no version of its own.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 from .board import Board
 from .model import Piece, Player
 from .state import ActiveEvent, GameState, LastMove, PowerUp
+from .territory.state import TerritoryState
 
 __all__ = ["STATE_VERSION", "MIGRATIONS", "migrate", "state_to_json", "state_from_json", "dumps", "loads",
            "StateFormatError"]
@@ -59,7 +63,11 @@ def state_to_json(state: GameState) -> dict[str, Any]:
                         "king_lost_at": p.king_lost_at, "king_lost_square": _square(p.king_lost_square),
                         "rejoin_after": p.rejoin_after, "pending": list(p.pending)})
     bounds = state.board.bounds
+    family: dict[str, Any] = {}
+    if state.territory is not None:   # an optional key: states of other families are unchanged
+        family["territory"] = state.territory.to_json()
     return {
+        **family,
         "version": STATE_VERSION,
         "update": state.update,
         "bounds": None if bounds is None else [_square(bounds[0]), _square(bounds[1])],
@@ -128,6 +136,7 @@ def state_from_json(raw: dict[str, Any]) -> GameState:
             seats=tuple(raw["seats"]),
             next_id=raw["next_id"],
             checks_consistent=raw["checks_consistent"],
+            territory=TerritoryState.from_json(raw["territory"]) if raw.get("territory") is not None else None,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise StateFormatError(f"stored state is malformed: {type(exc).__name__}: {exc}") from None

@@ -9,6 +9,7 @@ from .board import Board, Bounds
 from .model import Piece, Player, Square
 from .movement import Position
 from .ruleset import Ruleset
+from .territory.state import TerritoryState
 
 __all__ = ["GameState", "ActiveEvent", "LastMove", "PowerUp"]
 
@@ -58,6 +59,9 @@ class GameState:
     #: True when every piece's check state was computed by the engine from the previous update, so
     #: step 10 may update check states incrementally; a hand-made position (a scenario) is False.
     checks_consistent: bool = False
+    #: a territory game's reserves, draft area, bag, Mirror copies, quiet turns and result (RULES 5.4);
+    #: None in every other family
+    territory: TerritoryState | None = None
 
     def new_piece_id(self) -> int:
         self.next_id += 1
