@@ -341,9 +341,10 @@ class Validator:
             return answer.reason
         problem = self.capture_problem(mover, target) if answer.capture else None
         if problem is None and self.position.ruleset.resolution.king_check_rules and self.ruleset.pieces[letter].royal:
-            if square_attacked_by_enemy(self.position, target, piece.owner, piece):
-                problem = (f"a king may not move onto {format_square(target)}: an enemy piece attacks it "
-                           "(RULES 5.2, normal check rules)")
+            by = square_attacked_by_enemy(self.position, target, piece.owner, piece)
+            if by:
+                problem = (f"a king may not move onto {format_square(target)}: it is attacked by {by[0].owner}'s "
+                           f"{self.name(by[0])} on {format_square(by[0].square)} (RULES 5.2, D42)")
         if problem is None and promote is not None:
             problem = self.promotion_problem(mover, target, promote)
         return problem
