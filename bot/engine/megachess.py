@@ -288,7 +288,7 @@ class MegachessValidator(Validator):
         if occupants and all(p.owner is None for p in occupants):
             if not self.position.in_bounds(target):
                 return super().move_problem(piece, target, letter)
-            geometry = self.reach_ignoring_target(piece, target)   # D58: entered by plain movement
+            geometry = self.reach_ignoring_target(piece, target)   # D58, P54: entered by plain movement
             return None if geometry.ok else self.cannot_move(piece, target, geometry.reason)
         problem = super().move_problem(piece, target, letter)
         return None if problem is None else self.cannot_move(piece, target, problem)

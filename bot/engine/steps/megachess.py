@@ -161,7 +161,8 @@ def joins(update: MegachessUpdate) -> None:
     """D71 (4), D62, D63: joiners in name order, each to the then-smaller team; a join that no longer
     qualifies is refused now (naming the team it would have joined); a king whose square was taken
     by the moves, or chosen by another joiner, does not land (reported). Then each king's starter
-    army, on the squares empty now that are no joiner's king square and claimed by no other army."""
+    army, on the squares empty now that are no joiner's king square and claimed by no other army
+    (P55)."""
     if not update.joins:
         return
     validator = update.validator()
@@ -262,7 +263,8 @@ def scores(update: MegachessUpdate) -> None:
 # ============================================================================= 7: bonus spawn
 def bonus_spawn(update: MegachessUpdate) -> None:
     """D71 (7), D59: after updates 5, 10, 15, ... a bonus piece appears on an empty square of the
-    smallest rectangle holding every piece: ``rng.choice(empty squares)``, then ``rng.choice(kinds)``."""
+    smallest rectangle holding every piece: ``rng.choice(empty squares)``, then ``rng.choice(kinds)``
+    (P58: nothing is drawn on an empty board or a full rectangle)."""
     every = update.ruleset.teams.bonus_every
     if not every or update.number % every:
         return
