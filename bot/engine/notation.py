@@ -30,7 +30,7 @@ from .ruleset import Ruleset
 
 __all__ = ["Move", "Generate", "Resign", "Action", "Line", "Submission", "OrderError", "OrderSyntaxError",
            "IllegalOrderError", "AmbiguousOrderError", "parse_submission", "parse_line", "format_action",
-           "format_line", "format_submission", "shown_text", "ENERGY", "MAX_ORDER_LENGTH"]
+           "format_line", "format_submission", "shown_text", "ENERGY", "MAX_ORDER_LENGTH", "Lexer", "LOOKALIKES"]
 
 ENERGY = "energy"
 #: Longer texts are refused before parsing: no order needs more, and a bot must not chew on 100 KB.
@@ -475,3 +475,10 @@ class _Parser:
             raise self.error("`=` must be followed by the kind to promote to", (start, start + 1),
                              "write =Q, =Queen or =energy")
         return self.resolve_letter(word, (word_start, self.pos))
+
+
+#: The lexer other notations build on (territory's, RULES 5.4.7): squares, whole numbers (D1, P51),
+#: piece letters (D4) and errors with spans, over ``text[start:end]``.
+Lexer = _Parser
+#: The look-alike characters read as ASCII, one for one (P1): ``text.translate(LOOKALIKES)``.
+LOOKALIKES = _TRANSLATE
