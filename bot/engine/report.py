@@ -221,6 +221,25 @@ def _generic(entry: Entry, reader: str | None) -> str:
     return f"{entry.type}: {', '.join(entry.players)} {entry.data}"
 
 
+def _removal(entry: Entry, reader: str | None) -> str:
+    """Territory: where a captured piece goes (RULES 5.4.3, T8, T18)."""
+    d = entry.data
+    if d["to"] == "reserve":
+        return f"The captured {d['kind']} returns to {_whose(entry.players[0], reader)} reserve (T8)."
+    if d["to"] == "gone":
+        return f"The captured {d['kind']} was a Mirror copy: it leaves the game (T18)."
+    return f"The captured {d['kind']} goes to the draft area."
+
+
+def _conceded(entry: Entry, reader: str | None) -> str:
+    """Territory: a resignation ends the game (RULES 5.4.4)."""
+    who = " and ".join(_who(p, reader) for p in entry.players)
+    winner = entry.data["winner"]
+    if not winner:
+        return f"{who} resigned: the game is drawn."
+    return f"{who} resigned: {_who(winner, reader)} {'win' if winner == reader else 'wins'}."
+
+
 _SENTENCES = {
     "order": _order,
     "refused": _refused,
@@ -258,4 +277,19 @@ _SENTENCES = {
     "join_failed": _simple("{whose} join on {at} failed: {why} (D62)."),
     "faded": _simple("{whose} {kind} on {at} faded away: more than {ttl} updates outside {their} kingdom (D60)."),
     "bonus": _simple("A bonus {kind} appeared on {at} (D59)."),
+    # territory (RULES 5.4)
+    "skipped": _simple("Turn {turn} is {slot}'s, which nobody controls: it is skipped."),
+    "missed": _simple("{player} missed turn {turn}: nothing was accepted by the deadline, a pass (T23)."),
+    "passed": _simple("{player} passed turn {turn}."),
+    "removal": _removal,
+    "reserve_placed": _simple("{player} placed a {kind} from {their} reserve on {at}."),
+    "copied": _simple("{whose} Mirror added a copy on {at} (T18)."),
+    "drafted": _simple("{player} drafted {kinds}."),
+    "pulled": _simple("{whose} Moon pulled the {kind} on {at} to {to}."),
+    "pushed": _simple("{whose} Power pushed the {kind} on {at} to {to}."),
+    "carried": _simple("{whose} Wind carried the {kind} on {at} to {to}."),
+    "goal_won": _simple("{player} controls the goal {at} and wins (T9)."),
+    "refilled": _simple("The draft area is filled back from the bag: {kinds}."),
+    "drawn": _simple("{quiet} quiet turns in a row: the game is drawn (T10)."),
+    "conceded": _conceded,
 }
