@@ -219,3 +219,55 @@ def test_the_empty_squares_of_a_rectangle_draw_as_the_plain_list_would(seed):
     lazy = EmptySquares(low, high, occupied)
     assert len(lazy) == len(plain) and list(lazy) == plain
     assert random.Random(f"{seed}:5").choice(lazy) == random.Random(f"{seed}:5").choice(plain)
+
+
+# ----------------------------------------------------------------------------- D2 and the scenario printer
+SCENARIOS = __import__("pathlib").Path(__file__).resolve().parents[1] / "scenarios" / "megachess"
+
+
+def _outcome(state: GameState, orders: dict, seed: int) -> tuple:
+    after, _ = load_variant("megachess").resolve(state, orders, seed)
+    pieces = sorted((p.canonical_key, p.moved, p.fade, p.step_used) for p in after.board)
+    players = sorted((n, p.balance, p.captured, p.status, p.team) for n, p in after.players.items())
+    return pieces, players
+
+
+@pytest.mark.parametrize("name", ["king-capture-hands-over-what-is-left-after-all-captures", "bounce-three-pieces",
+                                  "join-refused-at-the-update-when-the-team-changed",
+                                  "starter-army-squares-claimed-twice-go-to-nobody", "bonus-spawns-after-update-five"])
+def test_the_order_of_players_pieces_and_lines_never_matters(name):
+    """D2: the same position and orders give the same result whatever order they are stored in."""
+    from bot.engine.scenario import load_scenario
+
+    scenario = load_scenario(SCENARIOS / f"{name}.toml")
+    expected = _outcome(scenario.state, scenario.orders, scenario.seed)
+    for shuffle in range(4):
+        rng = random.Random(shuffle)
+        pieces = [dict(owner=p.owner, kind=p.kind, square=p.square, moved=p.moved, fade=p.fade,
+                       step_used=p.step_used) for p in scenario.state.board]
+        players = list(scenario.state.players.values())
+        rng.shuffle(pieces)
+        rng.shuffle(players)
+        orders = {name: list(reversed(lines)) for name, lines in reversed(list(scenario.orders.items()))}
+        state = GameState.build(MEGACHESS, pieces, [Player(**{f: getattr(p, f) for f in p.__slots__}) for p in players],
+                                update=scenario.state.update)
+        assert _outcome(state, orders, scenario.seed) == expected
+
+
+def test_the_printed_position_reads_back_with_every_megachess_field(tmp_path):
+    """SCENARIOS.md: `scenario --print` writes team, fade, the bishop's step, bonus pieces and points."""
+    from bot.engine.runner import run_scenario, state_to_toml
+    from bot.engine.scenario import load_scenario
+
+    outcome = run_scenario(load_scenario(SCENARIOS / "king-capture-hands-over-the-army.toml"))
+    text = state_to_toml(outcome.scenario, outcome.state)
+    for words in ('team = "alabaster"', 'status = "eliminated"', "balance = 111", "step_used = true", "fade = 3"):
+        assert words in text
+    printed = tmp_path / "printed.toml"
+    printed.write_text(text + '\n[[pieces]]\nkind = "Q"\nat = [9, 9]\n')      # and a bonus piece
+    again = load_scenario(printed)
+    assert sorted((p.canonical_key, p.moved, p.fade, p.step_used) for p in again.state.board) == \
+        sorted([(p.canonical_key, p.moved, p.fade, p.step_used) for p in outcome.state.board]
+               + [(("", 9, 9, "Q"), False, 0, False)])
+    assert again.state.players["Ann"].team == ALABASTER and again.state.players["Ann"].balance == 111
+    assert 'kind = "Q"\nat = [9, 9]' in state_to_toml(again, again.state)      # printed with no owner

@@ -223,7 +223,8 @@ def kingdoms(update: MegachessUpdate) -> None:
     kings: dict[str | None, list[Piece]] = {}
     for king in update.board.of_kind(royal) if royal is not None else ():
         kings.setdefault(king.owner, []).append(king)
-    members = sorted(name for name, player in update.players.items() if player.team == update.moving_team)
+    members = sorted(name for name, player in update.players.items()   # no turn order: everyone moves
+                     if update.moving_team is None or player.team == update.moving_team)
     for name in members:
         for piece in sorted(update.board.owned_by(name), key=lambda p: p.canonical_key):
             if piece.kind == royal:
