@@ -33,7 +33,7 @@ __all__ = ["SkirmishBot", "COGS", "POSTS_EVENT", "bot_intents", "ClientRelay"]
 log = logging.getLogger(__name__)
 
 #: the cog modules loaded at start-up, one per command group (ARCHITECTURE.md)
-COGS = ("cogs.play", "cogs.dm", "cogs.setup", "cogs.moderation")
+COGS = ("cogs.play", "cogs.dm", "cogs.setup", "cogs.moderation", "cogs.notify")
 
 #: the client event dispatched when the service has written posts to the outbox
 POSTS_EVENT = "skirmish_posts_waiting"

@@ -7,7 +7,14 @@ than a message may be (2,000 characters) becomes a ``.md`` (or the post's ``.txt
 behind its first line. Every message carries a nonce derived from the outbox row id, which
 discord.py sends with ``enforce_nonce``: Discord then refuses to post the same nonce twice in a
 channel within a few minutes, so a retry after a crash between posting and marking the row sent
-does not post twice. Nothing is ever allowed to mention anyone.
+does not post twice.
+
+Mentions and times (issue 28): a message pings nobody, except the game's notification role on the
+posts that ask for attention (the service's ``ping_role``: a new board, the reminder before the
+deadline), and then only that role (``allowed_mentions`` names it alone). Every time the service
+writes as ``2026-11-22 18:00 UTC`` becomes a Discord timestamp (:func:`discord_times`), which each
+reader sees in their own time zone, with "in 2 hours" beside it. Both happen here, at delivery: the
+stored post is the same text whoever reads it, so the offline demo's files do not change.
 
 Failures map onto what the relay does next (bot/service/publishing.py):
 
@@ -44,6 +51,8 @@ import asyncio
 import io
 import logging
 import math
+import re
+from datetime import datetime, timezone
 
 import aiohttp
 import discord
@@ -51,7 +60,7 @@ import discord
 from bot.service import NotFound, PublishError, UndeliverableError, WaitingForAccess
 from bot.store import Post
 
-__all__ = ["DiscordPublisher", "MESSAGE_LIMIT", "nonce_for", "message_parts"]
+__all__ = ["DiscordPublisher", "MESSAGE_LIMIT", "nonce_for", "message_parts", "discord_times", "ping_mentions"]
 
 log = logging.getLogger(__name__)
 
@@ -64,25 +73,54 @@ _MISSING_PERMISSIONS = 50013
 _TOO_LARGE = 40005
 
 
+#: a moment as the service writes it in posts and answers: "2026-11-22 18:00 UTC"
+_UTC_TIME = re.compile(r"\b([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}) UTC\b")
+
+
+def discord_times(text: str) -> str:
+    """``text`` with every ``YYYY-MM-DD HH:MM UTC`` written as Discord timestamps: the date and
+    time in the reader's own zone (``<t:UNIX:f>``) and how far away it is (``<t:UNIX:R>``)."""
+    def timestamp(match: re.Match) -> str:
+        try:
+            moment = datetime(*(int(part) for part in match.groups()), tzinfo=timezone.utc)
+        except ValueError:          # not a real date: leave the text as it is
+            return match.group(0)
+        unix = int(moment.timestamp())
+        return f"<t:{unix}:f> (<t:{unix}:R>)"
+
+    return _UTC_TIME.sub(timestamp, text)
+
+
+def ping_mentions(role_id: int | None) -> discord.AllowedMentions:
+    """What a message may ping: the game's role ``role_id`` alone, or nobody."""
+    if role_id is None:
+        return discord.AllowedMentions.none()
+    return discord.AllowedMentions(everyone=False, users=False, roles=[discord.Object(id=role_id)],
+                                   replied_user=False)
+
+
 def nonce_for(post: Post) -> str:
     """The message nonce of an outbox row: the same for every attempt at that row (at most 25
     characters, as Discord requires)."""
     return f"skirmish-{post.id}"
 
 
-def message_parts(post: Post) -> tuple[str, list[tuple[str, bytes]]]:
-    """The text and the files (``(filename, bytes)``) of the one message that carries ``post``."""
+def message_parts(post: Post, prefix: str = "") -> tuple[str, list[tuple[str, bytes]]]:
+    """The text and the files (``(filename, bytes)``) of the one message that carries ``post``;
+    ``prefix`` (a role's ping) goes before the text. Times in the text become Discord timestamps;
+    a text too long for a message is attached as it is stored, behind its first line."""
     files: list[tuple[str, bytes]] = []
     if post.attachment is not None:
         files.append((post.filename or "attachment.bin", post.attachment))
     body = post.body or ""
-    if len(body) <= MESSAGE_LIMIT:
-        return body, files
+    shown = prefix + discord_times(body)
+    if len(shown) <= MESSAGE_LIMIT:
+        return shown, files
     name = post.filename if post.filename and post.filename.endswith((".md", ".txt")) else f"{post.kind}.md"
     if any(existing == name for existing, _ in files):
         name = f"{post.kind}-text.md"
     files.append((name, body.encode("utf-8")))
-    first_line = body.split("\n", 1)[0]
+    first_line = prefix + discord_times(body.split("\n", 1)[0])
     note = f"\n*(the full text is attached: {name})*"
     if len(first_line) + len(note) > MESSAGE_LIMIT:
         first_line = first_line[:MESSAGE_LIMIT - len(note) - 1] + "…"
@@ -123,14 +161,14 @@ class DiscordPublisher:
                   message.id)
         return str(message.id)
 
-    @staticmethod
-    async def _send(destination: discord.abc.Messageable, post: Post) -> discord.Message:
-        content, files = message_parts(post)
+    async def _send(self, destination: discord.abc.Messageable, post: Post) -> discord.Message:
+        role = await self.service.ping_role(post)
+        content, files = message_parts(post, f"<@&{role}> " if role is not None else "")
         return await destination.send(
             content or None,
             files=[discord.File(io.BytesIO(data), filename=name) for name, data in files],
             nonce=nonce_for(post),
-            allowed_mentions=discord.AllowedMentions.none(),
+            allowed_mentions=ping_mentions(role),
         )
 
     # ------------------------------------------------------------------ closed direct messages

@@ -26,6 +26,7 @@ from typing import Awaitable, Callable
 
 import discord
 
+from bot.discord_publisher import discord_times
 from bot.service import InvalidInput, NotFound, OrderRefused, ServiceError
 from bot.store import Game
 
@@ -80,8 +81,9 @@ def log_failure(what: str, exc: BaseException) -> None:
 
 
 def as_message(reply: Reply) -> tuple[str, list[discord.File]]:
-    """The message text and files of a reply; text beyond Discord's limit becomes a file."""
-    text = reply.text
+    """The message text and files of a reply; times (``2026-11-22 18:00 UTC``) become Discord
+    timestamps each reader sees in their own zone; text beyond Discord's limit becomes a file."""
+    text = discord_times(reply.text)
     files = list(reply.files)
     if len(text) > MESSAGE_LIMIT:
         files.append(("answer.md", text.encode("utf-8")))

@@ -40,7 +40,7 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
 
     @app_commands.command(name="create", description="Create a game in this channel or thread")
     @app_commands.describe(ruleset="the rules to play", name="the game's name",
-                           schedule="when updates resolve: manual, every 2 hours, daily 18:00 (UTC)",
+                           schedule="when updates resolve: manual, every 2 hours, daily 18:00 (UTC), daily 18:00 Europe/Paris",
                            length="updates in the session (empty: never-ending)",
                            events_from="the update of the first event (empty: the ruleset's own)")
     @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in playable_presets()])
@@ -98,7 +98,7 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
         await answer(interaction, work)
 
     @app_commands.command(name="schedule", description="Change when updates resolve")
-    @app_commands.describe(schedule="manual, every 30 minutes, every 2 hours, or daily 18:00 (UTC)")
+    @app_commands.describe(schedule="manual, every 30 minutes, every 2 hours, daily 18:00 (UTC), daily 18:00 Europe/Paris")
     @moderator_only
     async def schedule(self, interaction: discord.Interaction, schedule: app_commands.Range[str, 1, 60]) -> None:
         async def work() -> str:

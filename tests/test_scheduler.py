@@ -357,6 +357,27 @@ async def test_restart_across_two_daily_deadlines_waits_for_the_next_one(tmp_pat
         await bot.stop()
 
 
+async def test_a_daily_time_in_a_zone_follows_its_clocks_across_daylight_saving_time(tmp_path):
+    # Paris moves its clocks forward on 2026-03-29: 18:00 there is 17:00 UTC before, 16:00 UTC after
+    clock = FakeClock(datetime(2026, 3, 27, 12, 0, tzinfo=timezone.utc))
+    bot = await Bot(tmp_path / "s.sqlite3", clock).boot()
+    try:
+        game_id = await new_game(bot, schedule="daily 18:00 Europe/Paris", moved=(1,))
+        deadlines = []
+        for _ in range(3):
+            game = await bot.game(game_id)
+            deadlines.append(game.deadline_at)
+            assert bot.scheduler.jobs(game_id)["deadline"] == game.deadline_at
+            clock.moment = game.deadline_at
+            assert (await bot.scheduler.run_due(game_id)).resolved
+        assert deadlines == [datetime(2026, 3, 27, 17, 0, tzinfo=timezone.utc),
+                             datetime(2026, 3, 28, 17, 0, tzinfo=timezone.utc),
+                             datetime(2026, 3, 29, 16, 0, tzinfo=timezone.utc)]
+        assert (await bot.game(game_id)).deadline_at == datetime(2026, 3, 30, 16, 0, tzinfo=timezone.utc)
+    finally:
+        await bot.stop()
+
+
 async def test_restart_takes_over_the_claim_of_a_run_that_died_mid_resolution(bot, clock):
     game_id = await new_game(bot, moved=(1, 2))
     clock.advance(hours=1)

@@ -7,7 +7,8 @@
 - :mod:`.updates`: lock and unlock, ``resolve_if_due`` (idempotent), extend, roll back, history, replay;
 - :mod:`.moderation`: edits of the position (each a new snapshot revision, audited), kick, announce;
 - :mod:`.views`: the board, the health board, a player's own view, who has ordered;
-- :mod:`.deliveries`: for moderators, the game's posts that failed and why, and delivering them again.
+- :mod:`.deliveries`: for moderators, the game's posts that failed and why, and delivering them again;
+- :mod:`.notifications`: the game's notification role and the players' direct-message reminders.
 
 Each use case is one transaction under the game's lock, scoped by game id, and raises a
 :class:`~.errors.ServiceError` (nothing changed) for bad input. Posts go to the outbox, delivered by
@@ -20,6 +21,7 @@ from .deliveries import DeliveryCases, PostTrouble
 from .errors import Conflict, InvalidInput, NotAllowed, NotFound, OrderRefused, ServiceError, WrongTime
 from .games import GameCases, Joined
 from .moderation import ModerationCases
+from .notifications import NotificationCases, NotificationPreferences
 from .orders import OrderCases, Receipt
 from .publishing import (FilePublisher, MemoryPublisher, OutboxRelay, Publisher, PublishError, UndeliverableError,
                          WaitingForAccess)
@@ -30,8 +32,8 @@ from .views import OrderStatus, Picture, PlayerView, ViewCases
 __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowed", "WrongTime", "InvalidInput",
            "Conflict", "OrderRefused", "Moderator", "Joined", "Receipt", "Resolution", "HistoryEntry", "PlayerView", "OrderStatus",
            "Picture", "GameSettings", "Schedule", "Publisher", "PublishError", "UndeliverableError", "FilePublisher",
-           "MemoryPublisher", "OutboxRelay", "WaitingForAccess", "PostTrouble"]
+           "MemoryPublisher", "OutboxRelay", "WaitingForAccess", "PostTrouble", "NotificationPreferences"]
 
 
-class Service(GameCases, OrderCases, UpdateCases, ModerationCases, ViewCases, DeliveryCases):
+class Service(GameCases, OrderCases, UpdateCases, ModerationCases, ViewCases, DeliveryCases, NotificationCases):
     """Every use case of Skirmish, over one :class:`~bot.store.Store`."""

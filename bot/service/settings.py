@@ -1,15 +1,19 @@
 """A game's settings and its schedule: plain values, validated, stored as JSON in the games table.
 
 A schedule says when deadlines fall: ``manual`` (a moderator resolves each update), an interval
-(``every 30 minutes``, ``every 2 hours``, ``every 45 seconds``) or a daily time in UTC (``daily
-18:00``). The lock falls ``lock_before`` minutes before each deadline; reminders ``remind_before``
-minutes before the lock. Daily times are computed with APScheduler's cron trigger, the same
-arithmetic the scheduler fires on.
+(``every 30 minutes``, ``every 2 hours``, ``every 45 seconds``) or a daily time, in UTC (``daily
+18:00``) or in a time zone (``daily 18:00 Europe/Paris``: the IANA zone database, Python's
+``zoneinfo``, daylight saving time included). The lock falls ``lock_before`` minutes before each
+deadline; reminders ``remind_before`` minutes before the lock. Daily times are computed with
+APScheduler's cron trigger in the schedule's zone, the same arithmetic the scheduler fires on, and
+every deadline is stored in UTC.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import zoneinfo
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
@@ -94,9 +98,30 @@ class GameSettings:
 
 # Digits are 0-9, as in orders (P51).
 _INTERVAL = re.compile(r"^every\s+([0-9]+)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?)$")
-_DAILY = re.compile(r"^(?:daily|every\s+day)(?:\s+at)?\s+([0-9]{1,2}):([0-9]{2})(?:\s*utc)?$")
+# The words are matched without regard to case, the zone's name as typed (zone names have capitals).
+_DAILY = re.compile(r"^(?:daily|every\s+day)(?:\s+at)?\s+([0-9]{1,2}):([0-9]{2})(?:\s*([A-Za-z]\S*))?$",
+                    re.IGNORECASE | re.ASCII)
 _INTERVAL_LIMIT = 30 * 24 * 3600
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
+_ZONE_HINT = "write an IANA time zone such as Europe/Paris, America/New_York or Asia/Tokyo, or none for UTC"
+
+
+@functools.lru_cache(maxsize=1)
+def _zone_names() -> dict[str, str]:
+    """Every zone of the IANA database by its name without regard to case (``europe/paris`` ->
+    ``Europe/Paris``): read once, from the system's zone files or the ``tzdata`` package."""
+    return {name.casefold(): name for name in zoneinfo.available_timezones()}
+
+
+def zone_named(text: str) -> str | None:
+    """The IANA zone ``text`` names (case aside), or None for UTC; :class:`InvalidInput` for anything
+    else, in words."""
+    if text.casefold() == "utc":
+        return None
+    name = _zone_names().get(text.casefold()) if text.isascii() else None
+    if name is None:
+        raise InvalidInput(f"unknown time zone {shown(text)}", hint=_ZONE_HINT)
+    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,12 +130,15 @@ class Schedule:
 
     kind: str = "manual"            # manual | interval | daily
     seconds: int | None = None      # interval
-    at: str | None = None           # daily: "HH:MM" in UTC
+    at: str | None = None           # daily: "HH:MM" in ``zone``
+    zone: str | None = None         # daily: an IANA time zone; None: UTC
 
     @classmethod
     def parse(cls, text: str) -> "Schedule":
-        """``manual``, ``every 30 minutes`` (s, m, h units), ``daily 18:00`` or ``every day at 18:00``."""
-        words = " ".join(str(text).strip().lower().split())
+        """``manual``, ``every 30 minutes`` (s, m, h units), ``daily 18:00`` or ``every day at 18:00``
+        (UTC), ``daily 18:00 Europe/Paris`` (a time zone of the IANA database)."""
+        spaced = " ".join(str(text).strip().split())
+        words = spaced.lower()
         if words == "manual":
             return cls()
         match = _INTERVAL.match(words)
@@ -122,18 +150,20 @@ class Schedule:
                 raise InvalidInput(f"an interval must be from 10 seconds to 30 days, not {shown(text)}",
                                    hint="write every 30 minutes, every 2 hours, or daily 18:00 (UTC)")
             return cls("interval", seconds=seconds)
-        match = _DAILY.match(words)
+        match = _DAILY.match(spaced)
         if match:
             hour, minute = int(match.group(1)), int(match.group(2))
             if hour > 23 or minute > 59:
                 raise InvalidInput(f"{shown(text)} is not a time of day", hint="write daily HH:MM, e.g. daily 18:00")
-            return cls("daily", at=f"{hour:02d}:{minute:02d}")
+            zone = zone_named(match.group(3)) if match.group(3) else None
+            return cls("daily", at=f"{hour:02d}:{minute:02d}", zone=zone)
         raise InvalidInput(f"{shown(text)} is not a schedule",
-                           hint="write manual, every 30 minutes, every 2 hours, or daily 18:00 (UTC)")
+                           hint="write manual, every 30 minutes, every 2 hours, daily 18:00 (UTC), "
+                                "or daily 18:00 Europe/Paris")
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> "Schedule":
-        return cls(raw.get("kind", "manual"), raw.get("seconds"), raw.get("at"))
+        return cls(raw.get("kind", "manual"), raw.get("seconds"), raw.get("at"), raw.get("zone"))
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None}
@@ -147,15 +177,20 @@ class Schedule:
                     return f"every {count} {unit}{'s' if count != 1 else ''}"
             return f"every {seconds} seconds"
         if self.kind == "daily":
-            return f"every day at {self.at} UTC"
+            return f"every day at {self.at} {self.zone or 'UTC'}"
         return "manual (a moderator resolves each update)"
 
     def next_deadline(self, after: datetime) -> datetime | None:
-        """The first deadline strictly after ``after`` (None for a manual schedule)."""
+        """The first deadline strictly after ``after`` (None for a manual schedule), in UTC. A daily
+        time is that time in the schedule's zone: 18:00 Europe/Paris is 17:00 UTC in winter and
+        16:00 UTC in summer; a time the clocks skip when they go forward falls an hour later, and
+        a time they pass twice when they go back falls the first time."""
         if self.kind == "interval":
             return after + timedelta(seconds=self.seconds)
         if self.kind == "daily":
             hour, minute = (int(part) for part in self.at.split(":"))
-            trigger = CronTrigger(hour=hour, minute=minute, second=0, timezone=timezone.utc)
-            return trigger.get_next_fire_time(None, after + timedelta(microseconds=1))
+            zone = zoneinfo.ZoneInfo(self.zone) if self.zone else timezone.utc
+            trigger = CronTrigger(hour=hour, minute=minute, second=0, timezone=zone)
+            moment = trigger.get_next_fire_time(None, after + timedelta(microseconds=1))
+            return moment.astimezone(timezone.utc)
         return None

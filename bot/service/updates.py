@@ -187,6 +187,15 @@ class UpdateCases(TimelapseCases):
                 await self._post(q, game, update_no, "reminder",
                                  f"{len(waiting)} of {len(players)} players have not moved for update {update_no}: "
                                  f"{', '.join(waiting)}. Orders close at {closes:%Y-%m-%d %H:%M} UTC.")
+                for player in players:          # by name; only those who asked (issue 28)
+                    if player.dm_reminder and player.user_id not in ordered:
+                        await self._post(q, game, update_no, "reminder",
+                                         f"Reminder: you have not ordered for update {update_no} of **{game.name}**. "
+                                         f"Orders close at {closes:%Y-%m-%d %H:%M} UTC. Send your order with /move "
+                                         f"in the game's channel" + (" or here, by direct message"
+                                                                     if self.variant(game).features.secret_orders
+                                                                     else "") + ".",
+                                         recipient=player.user_id)
                 return True
 
     async def unlock_orders(self, game_id: int, *, actor: Moderator) -> Game:

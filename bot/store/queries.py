@@ -17,7 +17,8 @@ from .records import (AuditEntry, Game, OrderRow, PlayerRow, Post, Snapshot, to_
 __all__ = ["Queries"]
 
 _GAME_COLUMNS = {"name", "status", "update_no", "snapshot_update", "snapshot_revision", "settings", "schedule",
-                 "locked", "lock_at", "deadline_at", "paused_at", "claimed_by", "claimed_at", "reminded_for"}
+                 "locked", "lock_at", "deadline_at", "paused_at", "claimed_by", "claimed_at", "reminded_for",
+                 "notify_role"}
 
 
 def _column_value(value: Any) -> Any:
@@ -38,13 +39,14 @@ def _game(row) -> Game:
                 locked=bool(row["locked"]), lock_at=to_time(row["lock_at"]), deadline_at=to_time(row["deadline_at"]),
                 paused_at=to_time(row["paused_at"]), claimed_by=row["claimed_by"],
                 claimed_at=to_time(row["claimed_at"]), created_at=to_time(row["created_at"]),
-                created_by=row["created_by"], reminded_for=to_time(row["reminded_for"]))
+                created_by=row["created_by"], reminded_for=to_time(row["reminded_for"]),
+                notify_role=row["notify_role"])
 
 
 def _player(row) -> PlayerRow:
     return PlayerRow(game_id=row["game_id"], user_id=row["user_id"], name=row["name"], colour=row["colour"],
                      status=row["status"], joined_at=to_time(row["joined_at"]), joined_update=row["joined_update"],
-                     seat=row["seat"])
+                     seat=row["seat"], dm_reminder=bool(row["dm_reminder"]))
 
 
 def _order(row) -> OrderRow:
@@ -178,6 +180,10 @@ class Queries:
                                " WHERE players.user_id = ? AND players.status = 'joined'"
                                " AND games.status IN ('setup', 'running', 'paused') ORDER BY games.id", (user_id,))
         return [_game(row) for row in rows]
+
+    async def set_dm_reminder(self, game_id: int, user_id: int, wanted: bool) -> None:
+        await self._write("UPDATE players SET dm_reminder = ? WHERE game_id = ? AND user_id = ?",
+                          (int(wanted), game_id, user_id))
 
     async def set_player_status(self, game_id: int, user_id: int, status: str) -> None:
         await self._write("UPDATE players SET status = ? WHERE game_id = ? AND user_id = ?", (status, game_id, user_id))

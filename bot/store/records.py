@@ -51,6 +51,7 @@ class Game:
     created_at: datetime
     created_by: int
     reminded_for: datetime | None
+    notify_role: int | None = None  # the Discord role pinged for the game's updates (issue 28)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,7 @@ class PlayerRow:
     joined_at: datetime
     joined_update: int
     seat: int | None = None         # the seat taken before the start (arena, territory); None: joined later
+    dm_reminder: bool = False       # a direct message reminds them when they have not ordered
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,15 @@ T0 = datetime(2099, 11, 22, 12, 0, tzinfo=timezone.utc)
 MODERATOR = 4242
 
 
+def stamp(text: str) -> str:
+    """How a moment the service writes (``2099-11-22 13:00``, UTC) reads in a Discord message: a
+    timestamp each reader sees in their own zone, and how far away it is."""
+    from datetime import datetime, timezone
+
+    unix = int(datetime.strptime(text, "%Y-%m-%d %H:%M").replace(tzinfo=timezone.utc).timestamp())
+    return f"<t:{unix}:f> (<t:{unix}:R>)"
+
+
 class FakeClock:
     def __init__(self, start: datetime = T0) -> None:
         self.now = start

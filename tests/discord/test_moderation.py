@@ -12,6 +12,8 @@ import simcord
 
 from cogs.moderation import REFUSAL, ConfirmView, is_moderator
 
+from .conftest import stamp
+
 
 class Mods:
     """The world's server with a moderator role ("Referee", configured) and a Manage Server role."""
@@ -115,7 +117,7 @@ async def test_extend_moves_the_deadline_and_a_manual_game_is_explained(world, m
     await world.service.end_game(manual.id, actor=world.moderator)
     game = await world.game(schedule="every 1 hour")
     result = await mods.referee.slash(world.channel, "mod extend", minutes=30)
-    assert "2099-11-22 13:30 UTC" in result.response.content
+    assert stamp("2099-11-22 13:30") in result.response.content
     assert (await world.service.get_game(game.id)).deadline_at.strftime("%H:%M") == "13:30"
     with pytest.raises(simcord.OptionError):
         await mods.referee.slash(world.channel, "mod extend", minutes=0)

@@ -11,6 +11,8 @@ import simcord
 
 from bot.service import ServiceError
 
+from .conftest import stamp
+
 
 # ----------------------------------------------------------------------------- /join
 async def test_join_defaults_the_name_to_the_display_name_and_answers_privately(world):
@@ -127,7 +129,7 @@ async def test_move_shows_the_deadline_of_a_scheduled_game(world):
     game = await world.game(schedule="every 1 hour")
     await world.join(game, world.alice, "Red")
     result = await world.alice.slash(world.channel, "move", order="K(0,0)")
-    assert "Orders close at 2099-11-22 13:00 UTC" in result.response.content
+    assert f"Orders close at {stamp('2099-11-22 13:00')}" in result.response.content
 
 
 async def test_move_by_someone_who_has_not_joined(world):

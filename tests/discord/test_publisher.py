@@ -106,6 +106,9 @@ class _Service:
             channel_id, guild_id = 10, 1
         return Game()
 
+    async def ping_role(self, post):
+        return None
+
 
 def _http(kind, status: int, code: int, headers: dict | None = None):
     return kind(_Response(status, headers), {"code": code, "message": "refused"})

@@ -11,6 +11,8 @@ import simcord
 
 from cogs.moderation import REFUSAL
 
+from .conftest import stamp
+
 
 @pytest.fixture
 async def referee(world):
@@ -107,7 +109,7 @@ async def test_create_in_a_thread_uses_the_thread(world, referee):
 async def test_start_pause_resume_and_the_channel_is_told_once_each(world, referee):
     await referee.slash(world.channel, "game create", schedule="every 1 hour")
     started = await referee.slash(world.channel, "game start")
-    assert "has started" in started.response.content and "2099-11-22 13:00 UTC" in started.response.content
+    assert "has started" in started.response.content and stamp("2099-11-22 13:00") in started.response.content
     [game] = await world.service.games_in(channel_id=world.channel.id)
     assert game.status == "running"
     world.clock.advance(minutes=10)
@@ -116,7 +118,7 @@ async def test_start_pause_resume_and_the_channel_is_told_once_each(world, refer
     assert (await world.service.get_game(game.id)).status == "paused"
     world.clock.advance(minutes=30)
     resumed = await referee.slash(world.channel, "game resume")
-    assert "13:30 UTC" in resumed.response.content
+    assert stamp("2099-11-22 13:30") in resumed.response.content
     assert (await world.service.get_game(game.id)).status == "running"
     again = await referee.slash(world.channel, "game resume")
     assert "is not paused" in again.response.content
@@ -131,7 +133,7 @@ async def test_start_pause_resume_and_the_channel_is_told_once_each(world, refer
 async def test_schedule_and_settings_go_through_configure(world, referee):
     game = await world.game()
     result = await referee.slash(world.channel, "game schedule", schedule="daily 18:00")
-    assert "every day at 18:00 UTC" in result.response.content and "2099-11-22 18:00 UTC" in result.response.content
+    assert "every day at 18:00 UTC" in result.response.content and stamp("2099-11-22 18:00") in result.response.content
     assert world.service.schedule(await world.service.get_game(game.id)).at == "18:00"
     changed = await referee.slash(world.channel, "game settings", length=30, remind_before=0, palette="colourblind",
                                   name="Winter League")
