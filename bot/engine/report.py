@@ -217,6 +217,16 @@ def _elimination(entry: Entry, reader: str | None) -> str:
     return f"{player} {'are' if player == 'You' else 'is'} eliminated (D30)."
 
 
+def _army(entry: Entry, reader: str | None) -> str:
+    """Megachess: a captured king's remaining pieces go to its capturer (D61)."""
+    heir, victim, count = entry.players[0], entry.data["victim"], entry.data["count"]
+    if victim == reader:
+        return (f"Your king was captured: you are eliminated, and your remaining {count} piece(s) go to {heir} "
+                f"(D61); you may join again as a new player (D64).")
+    return (f"{victim}'s king was captured: {victim} is eliminated, and the remaining {count} piece(s) go to "
+            f"{_who(heir, reader, capital=False)} (D61); {victim} may join again as a new player (D64).")
+
+
 def _generic(entry: Entry, reader: str | None) -> str:
     return f"{entry.type}: {', '.join(entry.players)} {entry.data}"
 
@@ -271,8 +281,7 @@ _SENTENCES = {
     "bounce": _simple("Bounce on {at}: {pieces} moved there together and stayed where they were (D57)."),
     "collection": _simple("{whose} {kind} collected the bonus {bonus} on {at}: a {bonus} of {their} own now "
                           "stands on {origin} (D58)."),
-    "army": _simple("{player} captured {victim}'s king and takes {victim}'s remaining {count} piece(s); {victim} "
-                    "is eliminated and may join again as a new player (D61, D64)."),
+    "army": _army,
     "join": _simple("{player} joined {team} with a king on {at} and a starter army of {count} piece(s) (D62, D63)."),
     "join_failed": _simple("{whose} join on {at} failed: {why} (D62)."),
     "faded": _simple("{whose} {kind} on {at} faded away: more than {ttl} updates outside {their} kingdom (D60)."),
