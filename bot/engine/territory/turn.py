@@ -33,6 +33,7 @@ from .state import TerritoryState, canonical
 
 __all__ = ["TurnCheck", "set_up", "active_player", "slot_of", "controls", "check_turn", "resolve_turn",
            "next_turn", "fill", "QUIET_DRAW", "submission_text", "table_for", "territory_of", "legal_destinations",
+           "player_of", "colours_of",
            "format_submission"]
 
 #: T10: after this many consecutive quiet turns (skipped, passed or missed) the game is drawn.

@@ -16,10 +16,12 @@ from functools import lru_cache
 
 from ..policies import Unplayable
 from ..ruleset import Ruleset, load_preset, preset_names
+from .arena import ArenaVariant
 from .base import (BoardAdditions, Features, Mark, PanelEvent, PanelRow, Seating, StandingsPanel, Variant,
                    Verdict)
 from .megachess import MegachessVariant
 from .simultaneous import SimultaneousVariant
+from .territory import TerritoryVariant
 
 __all__ = ["Variant", "Verdict", "Seating", "Features", "Mark", "BoardAdditions", "PanelRow", "PanelEvent",
            "StandingsPanel", "VariantUnavailable", "variant_for", "load_variant", "playable_presets", "FAMILIES"]
@@ -28,6 +30,8 @@ __all__ = ["Variant", "Verdict", "Seating", "Features", "Mark", "BoardAdditions"
 FAMILIES: dict[str, type[Variant]] = {
     SimultaneousVariant.family: SimultaneousVariant,
     MegachessVariant.family: MegachessVariant,
+    TerritoryVariant.family: TerritoryVariant,
+    ArenaVariant.family: ArenaVariant,
 }
 
 #: Unplayable is the registry's refusal: a ruleset whose family or choices have no variant yet.

@@ -33,7 +33,7 @@ from ..state import GameState
 from ..validation import OrderCheck, legal_destinations
 
 __all__ = ["Variant", "Verdict", "Seating", "Features", "Mark", "Kingdom", "Fading", "BoardAdditions", "PanelRow",
-           "PanelEvent", "TeamTotal", "StandingsPanel"]
+           "PanelEvent", "TeamTotal", "StandingsPanel", "Area", "CycleSlot", "Holding"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +72,8 @@ class Features:
     collisions make implosion squares; ``events``: the ruleset draws events; ``several_lines``: a
     submission holds several moves; ``pawn``: the letter that promotes; ``royal``: the king's letter;
     ``early_resolution``: the default of the game setting that resolves an update once every player
-    who may order has ordered."""
+    who may order has ordered; ``winners``: a game ends with winners (the verdict names them; the
+    scenario printout ends with ``# winner = [...]``)."""
 
     currency: str
     secret_orders: bool
@@ -85,14 +86,17 @@ class Features:
     pawn: str | None
     royal: str | None
     early_resolution: bool
+    winners: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """A marked square on the board image: ``kind`` is ``implosion`` or ``hill`` (King of the Hill)."""
+    """A marked square on the board image: ``kind`` is ``implosion``, ``hill`` (King of the Hill) or
+    an arena power-up's kind (``new``, ``upgrade``, ``king``), ``piece`` the kind a new piece holds."""
 
     square: Square
     kind: str
+    piece: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,12 +124,49 @@ class Fading:
 
 
 @dataclass(frozen=True, slots=True)
+class Area:
+    """A named area drawn under the pieces (territory, RULES 5.4.1): ``kind`` is ``goal``,
+    ``neutral``, ``territory`` or ``home``; ``controller`` the player who controls it now (goal and
+    territories), ``owner`` the player whose home place area it is."""
+
+    name: str
+    kind: str
+    squares: tuple[Square, ...]
+    controller: str | None = None
+    owner: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CycleSlot:
+    """One slot of a turn cycle beside the board (territory, 5.4.2): ``name`` is a player's colour
+    or a territory's; ``current`` is the slot of the turn being played (drawn outlined); ``player``
+    who acts in it from the position shown (None: nobody, the turn will be skipped)."""
+
+    name: str
+    current: bool = False
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """Pieces off the board drawn beside it (territory, 5.4.3): a player's reserve (``owner``) or the
+    draft area (``owner`` None), kinds in canonical order; ``limit`` the most it may hold."""
+
+    owner: str | None
+    kinds: tuple[str, ...]
+    limit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class BoardAdditions:
     """What the board image shows besides the pieces."""
 
     marks: tuple[Mark, ...] = ()
     kingdoms: tuple[Kingdom, ...] = ()
     fading: tuple[Fading, ...] = ()
+    areas: tuple[Area, ...] = ()             # territory: the goal, the neutral zone, territories, homes
+    cycle: tuple[CycleSlot, ...] = ()        # territory: the turn cycle, the current slot outlined
+    holdings: tuple[Holding, ...] = ()       # territory: both reserves and the draft area
 
 
 @dataclass(frozen=True, slots=True)
