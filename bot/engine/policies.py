@@ -5,9 +5,10 @@ A ruleset file names its choices in words (``[orders] policy = "single"``, ``tur
 the objects below, once per ruleset. The simultaneous pipeline (``variants/simultaneous.py``) is
 assembled from them, and validation asks the submission shape, so no code tests a choice's name.
 
-A choice that a ruleset may name but that no policy carries out yet (arena's M.A.D. collisions) is
+A choice that a ruleset may name but that no policy carries out yet (players moving in turn) is
 listed in :data:`PLANNED` with its words for players, and a choice that only one family's pipeline
-carries out (megachess's bounces and alternating teams) in :data:`FAMILY_ONLY`: such a ruleset
+carries out (megachess's bounces and alternating teams, arena's M.A.D. collisions) in
+:data:`FAMILY_ONLY`: such a ruleset
 loads and its orders are checked, but :func:`policies_for` refuses to build a game of it
 (:class:`Unplayable`), so it is never resolved by the wrong rules.
 """
@@ -15,6 +16,7 @@ loads and its orders are checked, but :func:`policies_for` refuses to build a ga
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
@@ -137,6 +139,7 @@ class Arrivals:
     name: str
     summary: str
     implodes: bool
+    destroys: bool = False      # M.A.D.: every piece arriving on the square is destroyed (RULES 5.2)
 
     def turned_back(self, arrivals: dict[int, tuple[Square, str]]) -> set[int]:
         """Before anything moves: the pieces (by id) that stay where they were. ``arrivals``: piece
@@ -157,6 +160,12 @@ class Arrivals:
         update.report.add("collision", sorted({player for player, _ in arrivals}), at=square,
                           arrivals=tuple(f"{player}'s {name}" for player, name in arrivals))
 
+    def meeting_points(self, own: Fraction, arriving: Sequence[Fraction], stayed: Sequence[Fraction]) -> Fraction:
+        """M.A.D. (RULES 5.2, D49): what the player of an arriving piece worth ``own`` scores when
+        pieces worth ``arriving`` (``own`` among them) meet on a square where pieces worth
+        ``stayed`` stood: every other arriving piece, and every piece that stayed, in full."""
+        return sum(arriving, Fraction(0)) - own + sum(stayed, Fraction(0))
+
     def implosion_squares(self, update: "Update") -> frozenset[Square]:
         """D16 step 10: collision squares where two or more pieces still stand."""
         return frozenset(s for s in update.collision_squares if len(update.board.at(s)) >= 2)
@@ -166,7 +175,9 @@ IMPLOSION = Arrivals("implosion", "arrivals on one square all stay; it implodes 
                                   "(D14, D15)", True)
 BOUNCE = Arrivals("bounce", "two or more pieces of one team moving onto one square all stay where they were "
                            "(RULES 5.3, D57)", False)
-_ARRIVALS = {IMPLOSION.name: IMPLOSION, BOUNCE.name: BOUNCE}
+MAD = Arrivals("mad", "two or more pieces arriving on one square are all destroyed; each arriving player scores the "
+                     "others and, in full, a piece that stood there (RULES 5.2, M.A.D.)", False, destroys=True)
+_ARRIVALS = {IMPLOSION.name: IMPLOSION, BOUNCE.name: BOUNCE, MAD.name: MAD}
 
 
 def arrivals_policy(ruleset: Ruleset) -> Arrivals | None:
@@ -251,7 +262,6 @@ class Spawns:
 # ============================================================================= all of them
 #: Choices a ruleset may name that no policy carries out yet, in a player's words.
 PLANNED = {
-    ("resolution.collisions", "mad"): "M.A.D. collisions",
     ("orders.turns", "alternate"): "players moving in turn",
 }
 
@@ -259,6 +269,7 @@ PLANNED = {
 FAMILY_ONLY = {
     ("resolution.collisions", "bounce"): ("megachess", "bouncing collisions"),
     ("orders.turns", "teams_alternate"): ("megachess", "teams moving in turn"),
+    ("resolution.collisions", "mad"): ("arena", "M.A.D. collisions"),
 }
 
 

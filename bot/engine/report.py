@@ -151,6 +151,8 @@ def _order(entry: Entry, reader: str | None) -> str:
         return f"{subject} did not happen: the piece was capturable and held in place by an attack (D13)."
     if outcome == "cancelled":
         return f"{subject} did not happen: {d['what']}."
+    if outcome == "destroyed":
+        return f"{subject} met other pieces on {format_square(d['at'])} and was destroyed (M.A.D.)."
     return f"{subject}: {outcome}."
 
 
@@ -170,7 +172,8 @@ def _capture(entry: Entry, reader: str | None) -> str:
     d = entry.data
     capturers = " and ".join(_who(p, reader) for p in d["by"])
     whose = "the" if d["owner"] is None else _whose(d["owner"], reader)
-    return f"{capturers} captured {whose} {d['kind']} on {format_square(d['at'])}."
+    sniped = " as it was placed (sniped)" if d.get("sniped") else ""
+    return f"{capturers} captured {whose} {d['kind']} on {format_square(d['at'])}{sniped}."
 
 
 def _collision(entry: Entry, reader: str | None) -> str:
@@ -215,6 +218,28 @@ def _elimination(entry: Entry, reader: str | None) -> str:
                 f"with no automatic respawn; {player.lower() if player == 'You' else player} may re-join from "
                 f"update {entry.data['rejoin']} on (P33).")
     return f"{player} {'are' if player == 'You' else 'is'} eliminated (D30)."
+
+
+def _mad(entry: Entry, reader: str | None) -> str:
+    d = entry.data
+    text = f"M.A.D. on {format_square(d['at'])}: {_and(d['arrivals'])} arrived together and were all destroyed"
+    if d.get("stayed"):
+        text += f"; {_and(d['stayed'])} standing there {'was' if len(d['stayed']) == 1 else 'were'} captured by each"
+    return text + " (RULES 5.2)."
+
+
+def _winner(entry: Entry, reader: str | None) -> str:
+    d = entry.data
+    names = _and([_who(p, reader) for p in d["winners"]])
+    if len(d["winners"]) > 1:
+        return f"{names} share the win with {_amount(d['points'])} points: {d['reason']}."
+    verb = "win" if d["winners"][0] == reader else "wins"
+    return f"{names} {verb} with {_amount(d['points'])} points: {d['reason']}."
+
+
+def _and(items) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _army(entry: Entry, reader: str | None) -> str:
@@ -277,6 +302,18 @@ _SENTENCES = {
     "event_end": _simple("Event {name} has ended."),
     "obstacle": _simple("{player} placed an obstacle on {at}."),
     "obstacles_removed": _simple("{count} obstacle(s) crumbled."),
+    # arena (RULES 5.2)
+    "mad": _mad,
+    "placed": _simple("{player} placed a new {kind} on {at}."),
+    "placements_lost": _simple("The new pieces placed on {at} met and were all lost; nobody scores (D49)."),
+    "powerup_taken": _simple("{whose} {kind} took the {what} power-up on {at}: {effect}."),
+    "powerup_lost": _simple("The {what} power-up on {at} was lost: several pieces took it at once (M.A.D., "
+                            "RULES 5.2)."),
+    "powerup_spawn": _simple("A power-up appeared on {at}: {what} (D51)."),
+    "powerup_none": _simple("No power-up appeared: no square is 2 or more from every piece (D51)."),
+    "unplaced": _simple("{player} did not place {their} new {kinds}: lost (D48)."),
+    "winner": _winner,
+    "game_over": _simple("The game is over with no winner: {reason}."),
     # megachess (RULES 5.3)
     "bounce": _simple("Bounce on {at}: {pieces} moved there together and stayed where they were (D57)."),
     "collection": _simple("{whose} {kind} collected the bonus {bonus} on {at}: a {bonus} of {their} own now "

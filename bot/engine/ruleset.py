@@ -31,7 +31,7 @@ __all__ = ["RulesetError", "PieceKind", "PromotionTier", "Ruleset", "load_rulese
 RULESET_DIR = Path(__file__).resolve().parents[2] / "assets" / "rulesets"
 
 #: The game families a ruleset file may name (``family = ...``); each has its variant in bot/engine/variants.
-FAMILIES = ("simultaneous", "territory", "megachess")
+FAMILIES = ("simultaneous", "territory", "megachess", "arena")
 #: family -> (the top-level tables it adds to a ruleset file, the function reading them into its rules:
 #: ``read(tables, letters)``, raising TablesError(key, problem)). The result is ``Ruleset.family_rules``.
 FAMILY_TABLES = {"territory": (TERRITORY_TABLES, read_territory_tables)}

@@ -16,6 +16,7 @@ from .report import Report
 from .resolution import resolve
 from .scenario import Scenario
 from .state import GameState
+from .variants import variant_for
 
 __all__ = ["Outcome", "run_scenario", "compare", "state_to_toml"]
 
@@ -109,7 +110,9 @@ def compare(scenario: Scenario, state: GameState, report: Report) -> list[str]:
         if got != wanted:
             diffs.append(f"powerups: expected {wanted}, got {got}")
     if "winner" in expect:
-        diffs.append("winner: this engine does not yet decide winners (arena comes in a later issue)")
+        got = sorted(variant_for(scenario.ruleset).verdict(state).winners)
+        if got != sorted(expect["winner"]):
+            diffs.append(f"winner: expected {sorted(expect['winner'])}, got {got}")
     if "report" in expect:
         text = "\n".join(report.text(name) for name in sorted(state.players)) + "\n" + report.text()
         for words in expect["report"]:
@@ -207,6 +210,11 @@ def state_to_toml(scenario: Scenario, state: GameState) -> str:
         lines.append(f"past_events = {_toml_value(list(state.past_events))}")
     if state.marked:
         lines.append(f"marked = {_toml_value([list(s) for s in state.marked])}")
+    if state.powerups:
+        powerups = ", ".join(f"{{ kind = {_toml_value(p.kind)}, "
+                             + (f"piece = {_toml_value(p.piece)}, " if p.piece is not None else "")
+                             + f"at = [{p.at[0]}, {p.at[1]}] }}" for p in sorted(state.powerups, key=lambda p: p.at))
+        lines.append(f"powerups = [{powerups}]")
     for name in sorted(state.players):
         p = state.players[name]
         lines += ["", "[[players]]", f"name = {_toml_value(p.name)}", f"colour = {_toml_value(p.colour)}",
@@ -221,6 +229,8 @@ def state_to_toml(scenario: Scenario, state: GameState) -> str:
             lines.append(f"status = {_toml_value(p.status)}")
         if p.rejoin_after is not None:
             lines.append(f"rejoin_after = {p.rejoin_after}")
+        if p.pending:
+            lines.append(f"pending = {_toml_value(list(p.pending))}")
     for piece in sorted(state.board, key=lambda p: p.canonical_key):
         lines += ["", "[[pieces]]"]
         if piece.owner is not None:
@@ -236,4 +246,7 @@ def state_to_toml(scenario: Scenario, state: GameState) -> str:
                 lines.append(f"{key} = {_toml_value(getattr(piece, key))}")
         if piece.fade:
             lines.append(f"fade = {piece.fade}")
+    variant = variant_for(scenario.ruleset)
+    if variant.features.winners:   # arena, territory: the verdict, [] while the game goes on
+        lines += ["", f"# winner = {_toml_value(list(variant.verdict(state).winners))}"]
     return "\n".join(lines) + "\n"

@@ -300,6 +300,8 @@ class _Loader:
         piece = item.get("piece")
         if piece is not None and piece not in ruleset.pieces:
             raise self.fail(f"unknown piece kind {piece!r} in a power-up", "piece")
+        if kind == "new" and piece is None:
+            raise self.fail('a new-piece power-up names the kind it holds: piece = "Q"', "kind")
         return PowerUp(kind, self.square(item.get("at"), "at", "power-up "), piece)
 
     def player(self, index: int, table: dict) -> Player:

@@ -42,6 +42,7 @@ from bot.engine.notation import OrderError
 from bot.engine.ruleset import Ruleset, load_preset
 from bot.engine.state import GameState
 from bot.engine.validation import check_order
+from bot.engine.variants import variant_for
 
 EXAMPLES = int(os.environ.get("SKIRMISH_FUZZ_EXAMPLES", "150"))
 
@@ -143,16 +144,22 @@ def mutated(draw, base: st.SearchStrategy[str]) -> str:
     return text
 
 
-def preset_grammar(preset: str, shape=order_line) -> Grammar:
-    """A preset's orders as ``check_order`` sees them, played by Red."""
+def preset_grammar(preset: str, shape=order_line, by_variant: bool = False) -> Grammar:
+    """A preset's orders as ``check_order`` sees them, played by Red; ``by_variant``: as its variant's
+    check does (arena's own rules: D38, D41, D43, D45, D47, D48)."""
     ruleset = load_preset(preset)
     state = preset_state(ruleset)
 
+    def answer(text: str):
+        if by_variant:
+            return variant_for(ruleset).check(state, "Red", text)
+        return check_order(ruleset, state, "Red", text)
+
     def check(text: str) -> OrderError | None:
-        return check_order(ruleset, state, "Red", text).error
+        return answer(text).error
 
     def recheck(text: str) -> str | None:
-        result = check_order(ruleset, state, "Red", text)
+        result = answer(text)
         return result.canonical if result.ok else None
 
     label = "line" if shape is order_line else "submission"
@@ -162,9 +169,9 @@ def preset_grammar(preset: str, shape=order_line) -> Grammar:
 GRAMMARS = [
     preset_grammar("neisg"),
     preset_grammar("sandbox"),
-    preset_grammar("arena"),
+    preset_grammar("arena", by_variant=True),
     preset_grammar("megachess"),
-    preset_grammar("arena", submission),       # kings plus one: several lines (D7)
+    preset_grammar("arena", submission, by_variant=True),   # kings plus one: several lines (D7)
     preset_grammar("megachess", submission),   # each piece: several lines (D7)
 ]
 

@@ -137,6 +137,16 @@ def test_arena_scenario_gets_bounds_from_its_player_count(tmp_path):
     assert scenario.state.board.bounds == ((-7, -7), (7, 7))  # R = 3 + 2n with n = 2
 
 
+def test_a_new_piece_power_up_names_its_piece(tmp_path):
+    """SCENARIOS.md: `powerups = [{ kind = "new", piece = "Q", at = [0, 4] }]`; a new piece with no kind
+    could not be placed, so the file is refused at its line."""
+    text = BASE.replace('ruleset = "neisg"', 'ruleset = "arena"').replace(
+        '[[pieces]]\nkind = "O"\nat = [0, 0]\n\n', "").replace("[board]\n", '[board]\npowerups = [{ kind = "new", at = [0, 4] }]\n')
+    error = error_of(write(tmp_path, text))
+    assert "a new-piece power-up names the kind it holds" in error.problem
+    assert error.line == line_of(write(tmp_path, text), "powerups =")
+
+
 def test_ruleset_may_be_a_file_next_to_the_scenario(tmp_path):
     custom = (Path(__file__).resolve().parents[2] / "assets" / "rulesets" / "neisg.toml").read_text(encoding="utf-8")
     (tmp_path / "house.toml").write_text(custom.replace('title = "Never-Ending Infinite Sandbox Game"',

@@ -31,18 +31,19 @@ def _players(*names: str, balance: int = 10) -> list[Player]:
 
 # ----------------------------------------------------------------------------- the registry
 def test_the_registry_plays_the_presets_whose_family_has_a_variant():
-    assert {"megachess", "neisg", "sandbox"} <= set(playable_presets())
+    assert {"arena", "megachess", "neisg", "sandbox"} <= set(playable_presets())
     assert isinstance(load_variant("neisg"), Variant)
     assert variant_for(NEISG) is variant_for(load_preset("neisg"))       # built once per ruleset
 
 
-@pytest.mark.parametrize("name, words", [
-    ("arena", ["Chess Arena (arena) cannot be played yet", "M.A.D. collisions", "(RULES 5.2)"]),
-])
-def test_a_preset_without_its_rules_is_refused_with_what_is_missing(name, words):
+def test_a_preset_whose_rules_its_family_does_not_carry_out_is_refused_with_what_is_missing():
+    """M.A.D. is carried out by the arena family's steps only: arena's file read as a simultaneous ruleset
+    would be resolved by the wrong rules (implosions), so it is refused."""
+    simultaneous = dataclasses.replace(load_preset("arena"), name="mad-sandbox", source="mad-sandbox.toml",
+                                       family="simultaneous")
     with pytest.raises(VariantUnavailable) as refused:
-        load_variant(name)
-    for needle in words:
+        variant_for(simultaneous)
+    for needle in ["cannot be played yet", "M.A.D. collisions outside the arena family", "(RULES 5.2)"]:
         assert needle in str(refused.value)
 
 
@@ -182,8 +183,8 @@ def test_the_rules_summary_comes_from_the_ruleset_numbers():
     text = load_variant("neisg").rules_summary()
     assert text.startswith("**Never-Ending Infinite Sandbox Game** (`neisg`)") and len(text) <= 2000
     assert "implodes at the end of the next update (D14, D15)" in text
-    arena = rules_summary(load_preset("arena"))           # no variant yet, but its summary reads already
-    assert "D7" in arena and "`;`" in arena and "Collisions" not in arena
+    arena = load_variant("arena").rules_summary()         # the arena family tells its own rules
+    assert "D7" in arena and "`;`" in arena and "M.A.D." in arena and len(arena) <= 2000
 
 
 def test_unplayable_is_a_value_error_with_the_missing_rules():

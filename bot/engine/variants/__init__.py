@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from ..policies import Unplayable
 from ..ruleset import Ruleset, load_preset, preset_names
+from .arena import ArenaVariant
 from .base import (BoardAdditions, Features, Mark, PanelEvent, PanelRow, Seating, StandingsPanel, Variant,
                    Verdict)
 from .megachess import MegachessVariant
@@ -30,6 +31,7 @@ FAMILIES: dict[str, type[Variant]] = {
     SimultaneousVariant.family: SimultaneousVariant,
     MegachessVariant.family: MegachessVariant,
     TerritoryVariant.family: TerritoryVariant,
+    ArenaVariant.family: ArenaVariant,
 }
 
 #: Unplayable is the registry's refusal: a ruleset whose family or choices have no variant yet.

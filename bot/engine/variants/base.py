@@ -72,7 +72,8 @@ class Features:
     collisions make implosion squares; ``events``: the ruleset draws events; ``several_lines``: a
     submission holds several moves; ``pawn``: the letter that promotes; ``royal``: the king's letter;
     ``early_resolution``: the default of the game setting that resolves an update once every player
-    who may order has ordered."""
+    who may order has ordered; ``winners``: a game ends with winners (the verdict names them; the
+    scenario printout ends with ``# winner = [...]``)."""
 
     currency: str
     secret_orders: bool
@@ -85,14 +86,17 @@ class Features:
     pawn: str | None
     royal: str | None
     early_resolution: bool
+    winners: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """A marked square on the board image: ``kind`` is ``implosion`` or ``hill`` (King of the Hill)."""
+    """A marked square on the board image: ``kind`` is ``implosion``, ``hill`` (King of the Hill) or
+    an arena power-up's kind (``new``, ``upgrade``, ``king``), ``piece`` the kind a new piece holds."""
 
     square: Square
     kind: str
+    piece: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
