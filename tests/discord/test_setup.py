@@ -87,8 +87,6 @@ async def test_a_sandbox_game_may_be_created_with_its_first_event_earlier(world,
 async def test_create_offers_the_playable_rulesets_and_refuses_a_bad_schedule(world, referee):
     with pytest.raises(simcord.OptionError):
         await referee.slash(world.channel, "game create", ruleset="chess960")
-    with pytest.raises(simcord.OptionError):   # shipped, but its M.A.D. collisions are not played yet
-        await referee.slash(world.channel, "game create", ruleset="arena")
     bad = await referee.slash(world.channel, "game create", schedule="whenever")
     assert "is not a schedule" in bad.response.content and "Hint:" in bad.response.content
     assert await world.service.games_in(channel_id=world.channel.id) == []

@@ -10,7 +10,6 @@ from dataclasses import replace
 
 from bot.engine.ruleset import load_preset
 from bot.engine.variants import variant_for
-from bot.engine.variants.summary import rules_summary
 from bot.service.base import ServiceBase
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -123,11 +122,10 @@ async def test_rules_summarise_the_ruleset_with_its_decisions(world):
 
 
 def test_rules_of_a_multi_move_ruleset():
-    # arena cannot be played yet (it has no variant), but its /rules text is ready for it
-    text = rules_summary(load_preset("arena"))
-    assert "D7" in text and "`;`" in text
-    assert "first to 100 wins" in text
-    assert "Fallbacks" not in text
+    text = variant_for(load_preset("arena")).rules_summary()      # what /rules shows in an arena game
+    assert len(text) <= 2000 and "D7" in text and "`;`" in text
+    assert "first to 100 points" in text and "M.A.D." in text and "Power-ups" in text
+    assert "No `else`" in text
 
 
 async def test_history_shows_an_earlier_board_and_its_report(world):

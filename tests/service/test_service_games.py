@@ -53,8 +53,6 @@ async def test_a_game_is_created_then_started_with_its_first_deadline(table):
     ({"settings": {"length": BIG}}, InvalidInput, ["length must be a whole number"]),
     ({"settings": {"palette": BIG}}, InvalidInput, ["palette must be one of default"]),
     ({"settings": {"events_from": 0}}, InvalidInput, ["events_from must be an update number from 1"]),
-    ({"ruleset": "arena"}, InvalidInput, ["Chess Arena (arena) cannot be played yet", "M.A.D. collisions (RULES 5.2)",
-                                          "choose one of neisg, sandbox"]),
     ({"ruleset": "megachess", "settings": {"events_from": 3}}, InvalidInput,
      ["cannot be played yet", "bouncing collisions and teams moving in turn (RULES 5.3)"]),
     ({"name": BIG}, InvalidInput, ["a game's name has at most 100 characters"]),
