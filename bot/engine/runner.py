@@ -118,6 +118,8 @@ def compare(scenario: Scenario, state: GameState, report: Report) -> list[str]:
         for words in expect["report"]:
             if words.casefold() not in text.casefold():
                 diffs.append(f"report: does not mention {words!r}")
+    if scenario.part is not None:        # the family's own keys (territory: RULES 5.4.9)
+        diffs.extend(scenario.part.compare(scenario, state, report))
     return diffs
 
 
@@ -229,6 +231,8 @@ def state_to_toml(scenario: Scenario, state: GameState) -> str:
             lines.append(f"status = {_toml_value(p.status)}")
         if p.rejoin_after is not None:
             lines.append(f"rejoin_after = {p.rejoin_after}")
+        if scenario.part is not None:
+            lines += scenario.part.player_lines(state, name)
         if p.pending:
             lines.append(f"pending = {_toml_value(list(p.pending))}")
     for piece in sorted(state.board, key=lambda p: p.canonical_key):
@@ -246,6 +250,10 @@ def state_to_toml(scenario: Scenario, state: GameState) -> str:
                 lines.append(f"{key} = {_toml_value(getattr(piece, key))}")
         if piece.fade:
             lines.append(f"fade = {piece.fade}")
+        if scenario.part is not None:
+            lines += scenario.part.piece_lines(state, piece)
+    if scenario.part is not None:
+        lines += scenario.part.lines(scenario, state)
     variant = variant_for(scenario.ruleset)
     if variant.features.winners:   # arena, territory: the verdict, [] while the game goes on
         lines += ["", f"# winner = {_toml_value(list(variant.verdict(state).winners))}"]

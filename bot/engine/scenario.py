@@ -23,6 +23,7 @@ from typing import Any
 from .model import CHECK_STATES, COORDINATE_LIMIT, PLAYER_STATUSES, Player, Square
 from .ruleset import Ruleset, RulesetError, load_preset, load_ruleset
 from .state import ActiveEvent, GameState, LastMove, PowerUp
+from .territory.scenario import TerritoryScenario
 
 __all__ = ["Scenario", "ScenarioError", "load_scenario"]
 
@@ -38,6 +39,10 @@ _EXPECT_PIECE_KEYS = _PIECE_KEYS
 _PIECE_FLAGS = ("disabled", "moved", "energy", "spirit", "step_used")
 _PIECE_COUNTS = ("fade", "placed", "carrying_since")
 _POWERUP_KINDS = ("new", "upgrade", "king")
+#: family -> its part of the format: the keys it adds (``keys["top" | "players" | "pieces" | "expect"]``)
+#: and what they mean (``read``, ``read_expect``, then ``compare`` and the ``--print`` lines in
+#: runner.py). Territory's is RULES 5.4.9.
+FAMILY_PARTS = {"territory": TerritoryScenario()}
 #: An error inside one table of the ``pieces = [...]`` array of ``[expect]`` is looked for from
 #: that table's opening brace: the context names it so.
 _EXPECTED_PIECE = "expect.pieces"
@@ -61,6 +66,7 @@ class Scenario:
     description: str
     orders: dict[str, list[str]]
     expect: dict[str, Any] = field(default_factory=dict)
+    part: Any = None          # the family's part of the format (FAMILY_PARTS), or None
 
     @property
     def update(self) -> int:
@@ -90,6 +96,11 @@ class _Loader:
         self.path, self.text, self.folder = path, text, folder
         self.context: tuple[str, int] | None = None   # the table being read, and which [[table]] of its name
         self._lines: list[str] | None = None
+        self.part: Any = None                          # the family's part of the format, once the ruleset is read
+
+    def extra(self, table: str) -> set[str]:
+        """The keys the family's part adds to a table (``top``, ``players``, ``pieces``, ``expect``)."""
+        return self.part.keys.get(table, set()) if self.part is not None else set()
 
     # ---------------------------------------------------------------- errors with lines
     @property
@@ -192,8 +203,10 @@ class _Loader:
 
     # ---------------------------------------------------------------- the file
     def scenario(self, data: dict) -> Scenario:
-        self.unknown(data, _TOP_KEYS, "")
+        self.unknown(data, _TOP_KEYS | {key for part in FAMILY_PARTS.values() for key in part.keys["top"]}, "")
         ruleset = self.ruleset(data.get("ruleset"))
+        self.part = FAMILY_PARTS.get(ruleset.family)
+        self.unknown(data, _TOP_KEYS | self.extra("top"), "")
         update = self.integer(data.get("update", 1), "update", "")
         seed = self.integer(data.get("seed", 0), "seed", "")
         description = self.string(data.get("description", ""), "description", "")
@@ -229,7 +242,11 @@ class _Loader:
                                 **self.board_memory(board, ruleset))
         orders = self.orders(data.get("orders", {}), player_names)
         expect = self.within("expect", 0, self.expect, data.get("expect", {}), ruleset, player_names)
-        return Scenario(self.path, ruleset, state, seed, description, orders, expect)
+        if self.part is not None:
+            self.part.read(self, data, ruleset, state)
+            expect.update(self.within("expect", 0, self.part.read_expect, self, data.get("expect", {}), ruleset,
+                                      player_names))
+        return Scenario(self.path, ruleset, state, seed, description, orders, expect, self.part)
 
     def within(self, table: str, index: int, read, *args):
         """Read one table, so that an error without a table of its own points into this one."""
@@ -305,7 +322,7 @@ class _Loader:
         return PowerUp(kind, self.square(item.get("at"), "at", "power-up "), piece)
 
     def player(self, index: int, table: dict) -> Player:
-        self.unknown(table, _PLAYER_KEYS, "players")
+        self.unknown(table, _PLAYER_KEYS | self.extra("players"), "players")
         w = "[[players]] "
         if "name" not in table:
             raise self.fail(f"player {index + 1} has no name", None, "players")
@@ -331,7 +348,7 @@ class _Loader:
         )
 
     def piece(self, table: dict, ruleset: Ruleset, names: set[str]) -> dict:
-        self.unknown(table, _PIECE_KEYS, "pieces")
+        self.unknown(table, _PIECE_KEYS | self.extra("pieces"), "pieces")
         spec = self.piece_fields(table, ruleset, names, "[[pieces]] ")
         for required in ("kind", "square"):
             if required not in spec:
@@ -405,7 +422,7 @@ class _Loader:
     def expect(self, table: Any, ruleset: Ruleset, names: set[str]) -> dict[str, Any]:
         if not isinstance(table, dict):
             raise self.fail("[expect] must be a table", "expect")
-        self.unknown(table, _EXPECT_KEYS, "expect")
+        self.unknown(table, _EXPECT_KEYS | self.extra("expect"), "expect")
         out: dict[str, Any] = {}
         w = "[expect] "
         for key, value in table.items():

@@ -13,14 +13,14 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Collection, Iterable, Mapping
 
-from ..model import Player, format_square
+from ..model import Piece, Player, Square, format_square
 from ..report import Report
 from ..ruleset import Ruleset
 from ..standings import Standing
 from ..state import GameState
 from ..territory.layout import GOAL, PLAYERS, TerritoryRules
-from ..territory.turn import (QUIET_DRAW, active_player, check_turn, controls, next_turn, player_of, resolve_turn,
-                              set_up, slot_of, territory_of)
+from ..territory.turn import (QUIET_DRAW, active_player, check_turn, controls, legal_destinations, next_turn,
+                              player_of, resolve_turn, set_up, slot_of, territory_of)
 from ..validation import OrderCheck
 from .base import (Area, BoardAdditions, CycleSlot, Features, Holding, PanelRow, Seating, StandingsPanel, Variant,
                    Verdict)
@@ -99,6 +99,12 @@ class TerritoryVariant(Variant):
     def resolve(self, state: GameState, orders: Mapping[str, str | Iterable[str]], seed: int | str
                 ) -> tuple[GameState, Report]:
         return resolve_turn(self.ruleset, state, orders, seed)
+
+    def destinations(self, state: GameState, piece: Piece, window: int | None = None,
+                     position: object = None) -> list[Square]:
+        """``moves`` (5.4.6's last line): the piece's plain moves, Shadow's jump and Fire's first leg
+        included, with freezing, Lotus boxes, Shields and goal stacks, as on its owner's player turn."""
+        return legal_destinations(self.ruleset, state, piece)
 
     def next_turn(self, state: GameState) -> tuple[int, str] | None:
         """The next turn that is not skipped and its player, or None once the game is over."""
