@@ -77,6 +77,27 @@ def test_every_army_is_a_whole_diamond_inside_the_board(count):
     assert next(s for s, k in first.items() if k == "K") == (0, -2 * count)   # the first at -90 degrees
 
 
+#: D40 by hand: radius 2n, angles -90 + k x 360/n, rounded half away from zero (n = 7: 14 cos(-38.57)
+#: = 10.94 -> 11, 14 sin(-38.57) = -8.73 -> -9; n = 8: 16 cos 45 = 11.31 -> 11).
+CENTRES = {
+    2: [(0, -4), (0, 4)],
+    3: [(0, -6), (5, 3), (-5, 3)],
+    4: [(0, -8), (8, 0), (0, 8), (-8, 0)],
+    5: [(0, -10), (10, -3), (6, 8), (-6, 8), (-10, -3)],
+    6: [(0, -12), (10, -6), (10, 6), (0, 12), (-10, 6), (-10, -6)],
+    7: [(0, -14), (11, -9), (14, 3), (6, 13), (-6, 13), (-14, 3), (-11, -9)],
+    8: [(0, -16), (11, -11), (16, 0), (11, 11), (0, 16), (-11, 11), (-16, 0), (-11, -11)],
+}
+
+
+@pytest.mark.parametrize("count", sorted(CENTRES))
+def test_the_kings_stand_on_the_circle_counter_clockwise_in_name_order(count):
+    names = [f"P{i}" for i in range(count)]
+    state = VARIANT.set_up(seated(*reversed(names)), seed=0)
+    kings = [next(p.square for p in state.board.owned_by(name) if p.kind == "K") for name in names]
+    assert kings == CENTRES[count]
+
+
 def test_a_diagonal_centre_puts_the_queen_first_counter_clockwise_from_the_centre():
     """D40's tie: eight players put a king on (11,-11); the centre lies at 135 degrees from it, and the
     first orthogonal neighbour counter-clockwise from there is (10,-11) (180 degrees)."""
@@ -123,6 +144,15 @@ def test_nobody_orders_once_the_game_is_over():
     state = state_of([("Ann", "R", (0, 0)), ("Bob", "N", (5, 5))], players)
     assert VARIANT.verdict(state).winners == ("Ann",)
     assert VARIANT.who_may_order(state) == [] and "over" in VARIANT.may_order(state, "Bob")
+
+
+def test_when_everyone_resigns_the_game_is_over_with_no_winner():
+    """P60: only active players win; with none left the game is over, drawn."""
+    state = state_of([("Ann", "R", (0, 0)), ("Bob", "N", (5, 5))], seated("Ann", "Bob"))
+    after, report = VARIANT.resolve(state, {"Ann": "resign", "Bob": "resign"}, seed=0)
+    verdict = VARIANT.verdict(after)
+    assert verdict.over and verdict.drawn and verdict.winners == ()
+    assert "The game is over with no winner" in report.text() and len(after.board) == 0
 
 
 # ----------------------------------------------------------------------------- the check
