@@ -19,6 +19,7 @@ from typing import Iterable, Mapping
 
 from ..arena import ArenaValidator, POWERUP_EVERY, armies, result, value_of
 from ..model import Player, format_amount
+from ..notation import OrderError
 from ..policies import Policies, Unplayable, policies_for
 from ..report import Report
 from ..ruleset import Ruleset
@@ -29,7 +30,6 @@ from ..steps.arena import ArenaUpdate, arrivals, pending, spawn_powerups, take_p
 from ..steps.removals import resignations
 from ..steps.validate import validate
 from ..validation import OrderCheck
-from ..notation import OrderError
 from .base import BoardAdditions, Features, Mark, PanelRow, Seating, StandingsPanel, Variant, Verdict
 
 __all__ = ["ArenaVariant", "assemble_pipeline"]
