@@ -31,7 +31,7 @@ from bot.service import InvalidInput, NotFound, OrderRefused, ServiceError
 from bot.store import Game
 
 __all__ = ["Reply", "answer", "send_reply", "as_message", "error_text", "code_block", "game_for", "channel_game",
-           "service_of", "log_failure", "APOLOGY", "MESSAGE_LIMIT", "NO_MENTIONS"]
+           "service_of", "log_failure", "matching", "APOLOGY", "MESSAGE_LIMIT", "NO_MENTIONS"]
 
 log = logging.getLogger("cogs")
 
@@ -129,6 +129,14 @@ async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[
         await send_reply(interaction, reply, ephemeral=ephemeral)
     except discord.HTTPException as exc:
         log.warning("%s: could not answer the interaction (%s %s)", command, exc.status, exc.code)
+
+
+def matching(names: list[str], typed: str) -> list[str]:
+    """``names`` that contain ``typed`` (case-insensitive), those starting with it first (autocomplete)."""
+    key = typed.strip().casefold()
+    starts = [n for n in names if n.casefold().startswith(key)]
+    contains = [n for n in names if key in n.casefold() and n not in starts]
+    return starts + contains
 
 
 # ----------------------------------------------------------------------------- which game

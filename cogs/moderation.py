@@ -4,7 +4,9 @@ events, announcements, who has ordered, posts that did not go out).
 Who is a moderator: a member with Manage Server, or with the role configured as
 ``[moderation] role`` (``config.moderator_role``: a role's name, compared without regard to case,
 or its id). Every command carries the :func:`moderator_only` check; anyone else gets a private
-refusal and nothing is called.
+refusal and nothing is called. Discord shows the group only to members with Manage Server (its
+default permission) unless the server allows a role in Server Settings > Integrations; the bot's
+own check stays, whatever the server allows.
 
 Destructive actions (resolve, rollback, kick, remove; ``/game end`` in :mod:`cogs.setup`) first ask
 for confirmation with a :class:`ConfirmView`: only the moderator who asked may press its buttons;
@@ -31,10 +33,11 @@ from discord.ext import commands
 from bot.engine.events import EVENTS
 from bot.service import Moderator, NotFound, ServiceError
 
-from . import APOLOGY, NO_MENTIONS, Reply, answer, error_text, game_for, log_failure, outcome, send_reply, service_of
+from . import (APOLOGY, NO_MENTIONS, Reply, answer, channel_game, error_text, game_for, log_failure, matching, outcome,
+               send_reply, service_of)
 
 __all__ = ["ModerationCog", "ConfirmView", "is_moderator", "moderator_only", "confirm", "REFUSAL",
-           "CONFIRM_SECONDS", "setup"]
+           "CONFIRM_SECONDS", "MOD_HELP_TEXT", "audit_text", "setup"]
 
 log = logging.getLogger("cogs.moderation")
 
@@ -174,8 +177,26 @@ async def confirm(interaction: discord.Interaction, prepare: Callable[[], Awaita
     return view
 
 
+MOD_HELP_TEXT = """\
+**Moderator commands** (members with Manage Server, or the server's moderator role; answers are private).
+`/game create|start|pause|resume|schedule|settings|end` the life of this channel's game
+`/mod lock` / `/mod unlock` freeze or reopen the order book of the open update
+`/mod resolve` ⚠ resolve the open update now; `/mod extend minutes` move the deadline later
+`/mod rollback update` ⚠ make the board after an earlier update current again
+`/mod place kind square [owner]`, `/mod remove square` ⚠, `/mod move origin target`, `/mod balance player amount` \
+edit the position (each edit is a new revision, announced in the channel)
+`/mod undo` ⚠ undo the last edit (again: the one before); never an update's resolution
+`/mod kick member` ⚠ remove a player; `/mod substitute player member` ⚠ give a player's seat to another member
+`/mod event start|stop name`, `/mod announce text`
+`/mod status` who has ordered (never what); `/mod audit [page]` the audit log, newest first
+`/mod posts` posts that did not go out, and why; `/mod redeliver [post]` try them again
+⚠: asks you to confirm first. Discord shows `/game` and `/mod` only to members with Manage Server unless the \
+server allows its moderator role in Server Settings > Integrations > Skirmish."""
+
+
 # ----------------------------------------------------------------------------- the cog
 @app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
 class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", group_description="Moderator commands for this channel's game"):
     """``/mod ...``: the moderator's tools for a running game."""
 
@@ -186,6 +207,20 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
     @property
     def service(self):
         return service_of(self.bot)
+
+    # ------------------------------------------------------------------ autocomplete (issue 28)
+    async def player_autocomplete(self, interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        """The players of this channel's game, those whose name starts with what is typed first."""
+        try:
+            game = await channel_game(self.service, interaction.channel, interaction.channel_id)
+            if game is None or not is_moderator(interaction.user, _role_setting(interaction.client)):
+                return []
+            names = sorted((p.name for p in await self.service.players(game.id)), key=str.casefold)
+            return [app_commands.Choice(name=n, value=n) for n in matching(names, current)[:_CHOICES]]
+        except Exception as exc:            # an autocomplete must never fail loudly: offer nothing
+            log_failure("player autocomplete", exc)
+            return []
 
     # ------------------------------------------------------------------ the order book and the update
     @app_commands.command(name="lock", description="Lock the order book of the open update")
@@ -393,6 +428,63 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
 
         await answer(interaction, work)
 
+    # ------------------------------------------------------------------ oversight (issue 28)
+    @app_commands.command(name="help", description="The moderator commands")
+    @moderator_only
+    async def help_(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(MOD_HELP_TEXT, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="audit", description="The game's audit log, newest first")
+    @app_commands.describe(page="1: the newest entries")
+    @moderator_only
+    async def audit(self, interaction: discord.Interaction,
+                    page: Optional[app_commands.Range[int, 1, 100_000]] = None) -> None:
+        async def work() -> str:
+            game = await game_for(interaction)
+            return audit_text(await self.service.audit_page(game.id, actor=_moderator(interaction), page=page or 1))
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="undo", description="Undo the last moderator edit of the position")
+    @moderator_only
+    async def undo(self, interaction: discord.Interaction) -> None:
+        found: dict = {}
+
+        async def prepare() -> str:
+            game = await game_for(interaction)
+            found["game"] = game
+            return (f"Undo the last moderator edit of **{game.name}**? The position before it becomes current "
+                    f"again (a new revision; the channel is told).")
+
+        async def act() -> str:
+            await self.service.undo_edit(found["game"].id, actor=_moderator(interaction))
+            return "Undone. The channel is told."
+
+        await confirm(interaction, prepare, act)
+
+    @app_commands.command(name="substitute", description="Give a player's seat (pieces, balance) to another member")
+    @app_commands.describe(player="the player whose seat it is", member="the member who takes it over",
+                           name="a new name for the seat (only before the game starts)")
+    @app_commands.autocomplete(player=player_autocomplete)
+    @moderator_only
+    async def substitute(self, interaction: discord.Interaction, player: app_commands.Range[str, 1, 32],
+                         member: discord.Member, name: Optional[app_commands.Range[str, 1, 32]] = None) -> None:
+        found: dict = {}
+
+        async def prepare() -> str:
+            game = await game_for(interaction)
+            found["game"] = game
+            return (f"Give {player}'s seat in **{game.name}** to {member.display_name}? They take over its pieces "
+                    f"and balance; the player who has it now may no longer order (their pending order is "
+                    f"cancelled, and they are told).")
+
+        async def act() -> str:
+            await self.service.substitute(found["game"].id, actor=_moderator(interaction), player=player,
+                                          user_id=member.id, name=name)
+            return f"{member.display_name} now plays the seat. The channel, and both members, are told."
+
+        await confirm(interaction, prepare, act)
+
     # ------------------------------------------------------------------ posts that did not go out
     @app_commands.command(name="posts", description="The game's posts that failed to go out, and why")
     @moderator_only
@@ -419,6 +511,19 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
                     f"({listed}). /mod posts shows any that fail again.")
 
         await answer(interaction, work)
+
+
+def audit_text(page) -> str:
+    """A page of the audit log (the service's ``AuditPage``): one line an entry, newest first; who
+    acted as a mention (shown as the member's name, never pinging: answers allow no mentions)."""
+    lines = [f"**{page.game.name}**: audit log, page {page.page} of {page.pages} ({page.total} entries, newest "
+             f"first)"]
+    for line in page.lines:
+        who = "the bot" if line.actor == 0 else f"<@{line.actor}>"
+        lines.append(f"`#{line.number}` {line.at:%Y-%m-%d %H:%M} UTC, {who}: {line.text}")
+    if page.page < page.pages:
+        lines.append(f"Older entries: `/mod audit page:{page.page + 1}`.")
+    return "\n".join(lines)
 
 
 def _moderator(interaction: discord.Interaction) -> Moderator:

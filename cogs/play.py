@@ -22,9 +22,9 @@ from bot.render.palette import colour_names
 from bot.service import InvalidInput
 from bot.service.views import MAX_RADIUS
 
-from . import Reply, answer, channel_game, game_for, log_failure, service_of
+from . import Reply, answer, channel_game, game_for, log_failure, matching, service_of
 
-__all__ = ["PlayCog", "events_text", "colour_suggestions", "HELP_TEXT", "setup"]
+__all__ = ["PlayCog", "events_text", "colour_suggestions", "HELP_TEXT", "MODERATOR_HELP_HINT", "setup"]
 
 _ORDER_LENGTH = 1000
 _CHOICES = 25                   # Discord shows at most 25 autocomplete choices
@@ -49,6 +49,13 @@ HELP_TEXT = """\
 `/event` the events in force and when the next one comes
 A direct message to the bot is a **secret** order for your game: the channel only learns that you \
 ordered. Every answer of the bot to you is private."""
+
+
+#: what /help adds for a moderator (the whole list is /mod help)
+MODERATOR_HELP_HINT = """\
+**You moderate this server.** `/game create|start|pause|resume|schedule|settings|end` run this channel's game; \
+`/mod ...` locks, resolves, edits the position, undoes an edit, kicks or substitutes a player, reads the audit log \
+and more: `/mod help` explains each."""
 
 
 def events_text(status) -> str:
@@ -93,14 +100,6 @@ def _view_text(view) -> str:
 
 
 # ----------------------------------------------------------------------------- autocomplete
-def _matching(names: list[str], typed: str) -> list[str]:
-    """``names`` that contain ``typed`` (case-insensitive), those starting with it first."""
-    key = typed.strip().casefold()
-    starts = [n for n in names if n.casefold().startswith(key)]
-    contains = [n for n in names if key in n.casefold() and n not in starts]
-    return starts + contains
-
-
 def colour_suggestions(typed: str, taken: set[str]) -> list[str]:
     """Colours to offer for what is typed: single colours, or ``A/B`` once ``A/`` is typed, minus the
     colours taken in the game (compared without regard to case)."""
@@ -112,9 +111,9 @@ def colour_suggestions(typed: str, taken: set[str]) -> list[str]:
         base = by_key.get(first.strip().casefold())
         if base is None:
             return []
-        candidates = [f"{base}/{n}" for n in _matching([n for n in names if n != base], second)]
+        candidates = [f"{base}/{n}" for n in matching([n for n in names if n != base], second)]
     else:
-        candidates = _matching(names, typed)
+        candidates = matching(names, typed)
     return [c for c in candidates if c.casefold() not in taken][:_CHOICES]
 
 
@@ -295,7 +294,12 @@ class PlayCog(commands.Cog, name="Play"):
 
     @app_commands.command(name="help", description="The commands of Skirmish")
     async def help_(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(HELP_TEXT, ephemeral=True,
+        from .moderation import _role_setting, is_moderator
+
+        text = HELP_TEXT
+        if is_moderator(interaction.user, _role_setting(interaction.client)):
+            text += "\n\n" + MODERATOR_HELP_HINT
+        await interaction.response.send_message(text, ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
 

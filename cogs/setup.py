@@ -27,6 +27,7 @@ def _when(moment) -> str:
 
 
 @app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
 class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", group_description="Create and run this channel's game"):
     """``/game ...``: create a game in a channel and run its life."""
 

@@ -6,6 +6,7 @@
 - :mod:`.orders`: submit (validated at once, D6), replace, cancel and look up orders;
 - :mod:`.updates`: lock and unlock, ``resolve_if_due`` (idempotent), extend, roll back, history, replay;
 - :mod:`.moderation`: edits of the position (each a new snapshot revision, audited), kick, announce;
+- :mod:`.oversight`: the audit log in words, undo of the last edit, a seat given to another member;
 - :mod:`.views`: the board, the health board, a player's own view, who has ordered;
 - :mod:`.deliveries`: for moderators, the game's posts that failed and why, and delivering them again;
 - :mod:`.notifications`: the game's notification role and the players' direct-message reminders.
@@ -23,6 +24,7 @@ from .games import GameCases, Joined
 from .moderation import ModerationCases
 from .notifications import NotificationCases, NotificationPreferences
 from .orders import OrderCases, Receipt
+from .oversight import AuditLine, AuditPage, OversightCases
 from .publishing import (FilePublisher, MemoryPublisher, OutboxRelay, Publisher, PublishError, UndeliverableError,
                          WaitingForAccess)
 from .settings import GameSettings, Schedule
@@ -32,8 +34,10 @@ from .views import OrderStatus, Picture, PlayerView, ViewCases
 __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowed", "WrongTime", "InvalidInput",
            "Conflict", "OrderRefused", "Moderator", "Joined", "Receipt", "Resolution", "HistoryEntry", "PlayerView", "OrderStatus",
            "Picture", "GameSettings", "Schedule", "Publisher", "PublishError", "UndeliverableError", "FilePublisher",
-           "MemoryPublisher", "OutboxRelay", "WaitingForAccess", "PostTrouble", "NotificationPreferences"]
+           "MemoryPublisher", "OutboxRelay", "WaitingForAccess", "PostTrouble", "NotificationPreferences",
+           "AuditLine", "AuditPage"]
 
 
-class Service(GameCases, OrderCases, UpdateCases, ModerationCases, ViewCases, DeliveryCases, NotificationCases):
+class Service(GameCases, OrderCases, UpdateCases, ModerationCases, OversightCases, ViewCases, DeliveryCases,
+              NotificationCases):
     """Every use case of Skirmish, over one :class:`~bot.store.Store`."""

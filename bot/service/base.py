@@ -25,7 +25,7 @@ from bot.store import Game, Queries, Store
 from .errors import NotAllowed, NotFound, WrongTime
 from .settings import GameSettings, Schedule
 
-__all__ = ["ServiceBase", "Clock", "utc_now", "process_holder", "with_joiners", "is_row_number"]
+__all__ = ["ServiceBase", "Clock", "utc_now", "process_holder", "with_joiners", "is_row_number", "departed"]
 
 Clock = Callable[[], datetime]
 
@@ -50,6 +50,15 @@ def with_joiners(ruleset: Ruleset, state: GameState, joiners: list[tuple[str, st
     variant = variant_for(ruleset)
     added: dict[str, Player] = {name: variant.new_player(name, colour) for name, colour in joiners}
     return replace(state, players={**state.players, **added})
+
+
+def departed(player, game: Game) -> str:
+    """Why ``player`` (a row with status 'kicked') may not act in ``game`` any more, in words."""
+    if player.departure == "left":
+        return f"you left game {game.id} ({game.name})"
+    if player.departure == "replaced":
+        return f"a moderator gave your seat in game {game.id} ({game.name}) to another member"
+    return f"a moderator removed you from game {game.id} ({game.name})"
 
 
 def process_holder() -> str:
@@ -143,7 +152,7 @@ class ServiceBase:
             raise NotAllowed(f"you are not a player of game {game.id} ({game.name})",
                              hint="join it first with /join")
         if player.status == "kicked":
-            raise NotAllowed(f"a moderator removed you from game {game.id} ({game.name})")
+            raise NotAllowed(departed(player, game))
         return player
 
     async def _snapshot_state(self, q: Queries, game: Game) -> GameState:

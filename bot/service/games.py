@@ -12,7 +12,7 @@ from bot.render.palette import resolve_colour
 from bot.store import Game, PlayerRow
 
 from .actors import Moderator, require_moderator
-from .base import ServiceBase, is_row_number
+from .base import ServiceBase, departed, is_row_number
 from .errors import Conflict, InvalidInput, NotAllowed, WrongTime, shown
 from .names import GAME_NAME, clean_name
 from .settings import GameSettings, Schedule
@@ -223,7 +223,7 @@ class GameCases(ServiceBase):
                 existing = await q.player(game.id, user_id)
                 if existing is not None:
                     if existing.status == "kicked":
-                        raise NotAllowed(f"a moderator removed you from game {game.id} ({game.name})")
+                        raise NotAllowed(departed(existing, game))
                     raise Conflict(f"you already play game {game.id} as {existing.name} ({existing.colour})",
                                    hint="place your king with /move K(x,y) if you have not yet")
                 # a name once used in the game's position stays taken (a left player's pieces keep it)

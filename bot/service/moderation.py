@@ -78,7 +78,8 @@ class ModerationCases(ServiceBase):
                                         report=None, reason=f"edit: {description}", created_at=now)
                 await q.update_game(game.id, snapshot_revision=revision)
                 await q.audit(game_id=game.id, actor=actor_id, action=action,
-                              detail={**detail, "revision": revision, "update": game.snapshot_update}, at=now)
+                              detail={**detail, "edit": description, "revision": revision,
+                                      "update": game.snapshot_update}, at=now)
                 self._states[game.id] = ((game.snapshot_update, revision), state)
                 if also is not None:
                     await also(q, game)
@@ -211,7 +212,7 @@ class ModerationCases(ServiceBase):
             return (f"{row.name} was removed from the game{why}; {removed} pieces left the board",
                     {"player": row.name, "user": user_id, "pieces": removed, "reason": reason[:300]})
         async def also(q, game: Game) -> None:
-            await q.set_player_status(game.id, user_id, "kicked")
+            await q.set_player_status(game.id, user_id, "kicked", "kicked")
             order = await q.live_order(game.id, game.update_no, user_id)
             if order is not None:
                 await q.set_order_status(order.id, "cancelled")

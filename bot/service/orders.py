@@ -88,7 +88,8 @@ class OrderCases(ServiceBase):
                         await self._post(q, game, game.update_no, "notice", notice)
                 if source == "moderator":
                     await q.audit(game_id=game.id, actor=actor_id, action="order",
-                                  detail={"player": player.name, "order": checked.canonical}, at=now)
+                                  detail={"player": player.name, "order": checked.canonical,
+                                          "update": game.update_no}, at=now)
                 resolves_now = await self._early_deadline(q, game, variant, state, now)
                 receipt = Receipt(game.id, game.update_no, player.name, checked.canonical, secret,
                                   None if previous is None else previous.canonical,

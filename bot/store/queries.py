@@ -46,7 +46,7 @@ def _game(row) -> Game:
 def _player(row) -> PlayerRow:
     return PlayerRow(game_id=row["game_id"], user_id=row["user_id"], name=row["name"], colour=row["colour"],
                      status=row["status"], joined_at=to_time(row["joined_at"]), joined_update=row["joined_update"],
-                     seat=row["seat"], dm_reminder=bool(row["dm_reminder"]))
+                     seat=row["seat"], dm_reminder=bool(row["dm_reminder"]), departure=row["departure"])
 
 
 def _order(row) -> OrderRow:
@@ -156,7 +156,9 @@ class Queries:
         return None if row is None else _player(row)
 
     async def player_named(self, game_id: int, name: str) -> PlayerRow | None:
-        row = await self._one("SELECT * FROM players WHERE game_id = ? AND name = ? COLLATE NOCASE", (game_id, name))
+        """The player of that name (without regard to case): the one who plays it now, else one who did."""
+        row = await self._one("SELECT * FROM players WHERE game_id = ? AND name = ? COLLATE NOCASE"
+                              " ORDER BY status = 'joined' DESC, joined_at DESC LIMIT 1", (game_id, name))
         return None if row is None else _player(row)
 
     async def player_with_colour(self, game_id: int, colour: str) -> PlayerRow | None:
@@ -185,8 +187,14 @@ class Queries:
         await self._write("UPDATE players SET dm_reminder = ? WHERE game_id = ? AND user_id = ?",
                           (int(wanted), game_id, user_id))
 
-    async def set_player_status(self, game_id: int, user_id: int, status: str) -> None:
-        await self._write("UPDATE players SET status = ? WHERE game_id = ? AND user_id = ?", (status, game_id, user_id))
+    async def set_player_status(self, game_id: int, user_id: int, status: str, departure: str | None = None) -> None:
+        """``status`` 'joined' (``departure`` cleared) or 'kicked' with why (kicked, left, replaced)."""
+        await self._write("UPDATE players SET status = ?, departure = ? WHERE game_id = ? AND user_id = ?",
+                          (status, departure, game_id, user_id))
+
+    async def delete_player(self, game_id: int, user_id: int) -> None:
+        """Forget a player who never played (a seat left before the start: no order refers to it)."""
+        await self._write("DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id))
 
     # ------------------------------------------------------------------ orders
     async def insert_order(self, *, game_id: int, update_no: int, user_id: int, text: str, canonical: str | None,
@@ -213,6 +221,12 @@ class Queries:
         else:
             rows = await self._all("SELECT * FROM orders WHERE game_id = ? AND update_no = ? ORDER BY id",
                                    (game_id, update_no))
+        return [_order(row) for row in rows]
+
+    async def orders_of(self, game_id: int, user_id: int, limit: int = 20) -> list[OrderRow]:
+        """A player's latest orders in the game (every status), newest first."""
+        rows = await self._all("SELECT * FROM orders WHERE game_id = ? AND user_id = ? ORDER BY id DESC LIMIT ?",
+                               (game_id, user_id, limit))
         return [_order(row) for row in rows]
 
     async def set_order_status(self, order_id: int, status: str, refusal: str | None = None) -> None:
@@ -249,6 +263,13 @@ class Queries:
         """The revision the engine produced when it last resolved ``update_no`` (not rolled back)."""
         row = await self._one("SELECT * FROM snapshots WHERE game_id = ? AND update_no = ? AND rolled_back = 0"
                               " AND reason = 'update' ORDER BY revision DESC LIMIT 1", (game_id, update_no))
+        return None if row is None else _snapshot(row)
+
+    async def revision_before(self, game_id: int, update_no: int, revision: int) -> Snapshot | None:
+        """The last revision of ``update_no`` before ``revision`` that no rollback undid: the
+        position a moderator edit stored as ``revision`` was made from."""
+        row = await self._one("SELECT * FROM snapshots WHERE game_id = ? AND update_no = ? AND revision < ?"
+                              " AND rolled_back = 0 ORDER BY revision DESC LIMIT 1", (game_id, update_no, revision))
         return None if row is None else _snapshot(row)
 
     async def next_revision(self, game_id: int, update_no: int) -> int:
@@ -393,7 +414,22 @@ class Queries:
         await self._write("INSERT INTO audit (game_id, actor, action, detail, at) VALUES (?, ?, ?, ?, ?)",
                           (game_id, actor, action, json.dumps(detail, sort_keys=True, default=str), to_text(at)))
 
-    async def audit_entries(self, game_id: int) -> list[AuditEntry]:
-        rows = await self._all("SELECT * FROM audit WHERE game_id = ? ORDER BY id", (game_id,))
-        return [AuditEntry(id=r["id"], game_id=r["game_id"], actor=r["actor"], action=r["action"],
-                           detail=json.loads(r["detail"]), at=to_time(r["at"])) for r in rows]
+    async def audit_entries(self, game_id: int, *, action: str | None = None) -> list[AuditEntry]:
+        if action is None:
+            rows = await self._all("SELECT * FROM audit WHERE game_id = ? ORDER BY id", (game_id,))
+        else:
+            rows = await self._all("SELECT * FROM audit WHERE game_id = ? AND action = ? ORDER BY id", (game_id, action))
+        return [_audit(r) for r in rows]
+
+    async def audit_page(self, game_id: int, *, limit: int, offset: int) -> tuple[list[AuditEntry], int]:
+        """``limit`` entries of the game's audit log, newest first, after skipping ``offset``; and
+        how many entries there are in all."""
+        total = (await self._one("SELECT COUNT(*) FROM audit WHERE game_id = ?", (game_id,)))[0]
+        rows = await self._all("SELECT * FROM audit WHERE game_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+                               (game_id, limit, offset))
+        return [_audit(r) for r in rows], total
+
+
+def _audit(row) -> AuditEntry:
+    return AuditEntry(id=row["id"], game_id=row["game_id"], actor=row["actor"], action=row["action"],
+                      detail=json.loads(row["detail"]), at=to_time(row["at"]))

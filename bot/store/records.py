@@ -65,6 +65,7 @@ class PlayerRow:
     joined_update: int
     seat: int | None = None         # the seat taken before the start (arena, territory); None: joined later
     dm_reminder: bool = False       # a direct message reminds them when they have not ordered
+    departure: str | None = None    # status 'kicked': why (kicked | left | replaced); None: kicked before it was kept
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,14 @@ def stamp(text: str) -> str:
     return f"<t:{unix}:f> (<t:{unix}:R>)"
 
 
+def let_use(world, targets, *names: str) -> None:
+    """What a server's admin does in Server Settings > Integrations > the bot: let ``targets`` (roles
+    or members) use the commands ``names`` ("game", "mod") whatever their default permission."""
+    for name in names:
+        command = world.env.backend.find_command(name, world.guild.id)
+        world.guild.set_command_permissions(int(command["id"]), {target: True for target in targets})
+
+
 class FakeClock:
     def __init__(self, start: datetime = T0) -> None:
         self.now = start

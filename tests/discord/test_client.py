@@ -19,7 +19,8 @@ PLAYER_COMMANDS = {"join", "move", "orders", "cancel", "board", "health", "piece
 #: offered in servers only, refused at run time to anyone but a moderator (cogs/moderation.py)
 MODERATOR_COMMANDS = {f"game {name}" for name in ("create", "start", "pause", "resume", "schedule", "settings", "end")} | {
     f"mod {name}" for name in ("lock", "unlock", "resolve", "rollback", "extend", "place", "remove", "move", "balance",
-                               "kick", "event", "announce", "status", "posts", "redeliver")}
+                               "kick", "event", "announce", "status", "posts", "redeliver", "help", "audit", "undo",
+                               "substitute")}
 
 
 async def test_setup_hook_wires_everything_and_close_undoes_it(tmp_path):
@@ -36,7 +37,10 @@ async def test_setup_hook_wires_everything_and_close_undoes_it(tmp_path):
         guild = env.create_guild()
         channel = guild.create_text_channel("skirmish")
         member = guild.add_member(env.create_user("alice"))
-        assert set(member.available_commands(channel)) == PLAYER_COMMANDS | MODERATOR_COMMANDS
+        admin = guild.add_member(env.create_user("adam"), roles=[
+            guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+        assert set(member.available_commands(channel)) == PLAYER_COMMANDS       # /game and /mod: Manage Server
+        assert set(admin.available_commands(channel)) == PLAYER_COMMANDS | MODERATOR_COMMANDS
         assert set(member.user.available_commands()) == PLAYER_COMMANDS - {"join", "notify"}
         game = await bot.service.create_game(guild_id=guild.id, channel_id=channel.id, actor=Moderator(user_id=1, guild_id=guild.id), seed=1)
         await bot.service.start_game(game.id, actor=Moderator(user_id=1, guild_id=guild.id))
@@ -58,7 +62,7 @@ async def test_commands_sync_to_the_test_server_only(tmp_path):
         other = env.create_guild("other")
         member = test_server.add_member(env.create_user("alice"))
         stranger = other.add_member(env.create_user("bob"))
-        assert set(member.available_commands(test_server.create_text_channel("a"))) == PLAYER_COMMANDS | MODERATOR_COMMANDS
+        assert set(member.available_commands(test_server.create_text_channel("a"))) == PLAYER_COMMANDS
         assert stranger.available_commands(other.create_text_channel("b")) == ()
         await bot.close()
 

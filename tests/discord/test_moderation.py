@@ -12,7 +12,7 @@ import simcord
 
 from cogs.moderation import REFUSAL, ConfirmView, is_moderator
 
-from .conftest import stamp
+from .conftest import let_use, stamp
 
 
 class Mods:
@@ -25,6 +25,7 @@ class Mods:
         self.admin_role = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
         self.referee = world.guild.add_member(world.env.create_user("rita"), roles=[self.referee_role])
         self.admin = world.guild.add_member(world.env.create_user("adam"), roles=[self.admin_role])
+        let_use(world, [self.referee_role], "mod")     # the server lets its moderator role see /mod (README)
 
 
 @pytest.fixture
@@ -55,8 +56,11 @@ async def confirmation(world, actor, command, **options):
 
 
 # ----------------------------------------------------------------------------- who may
-async def test_a_plain_member_is_refused_privately_and_nothing_changes(world, mods):
+async def test_a_plain_member_is_not_shown_the_commands_and_the_bot_refuses_them_anyway(world, mods):
     game = await two_players(world)
+    assert not any(name.startswith("mod") for name in world.alice.available_commands(world.channel))
+    # a server that lets everyone see /mod: the bot's own check still refuses who does not moderate
+    let_use(world, [world.guild.default_role, mods.referee_role], "mod")
     for command, options in (("mod lock", {}), ("mod announce", {"text": "hello"}), ("mod status", {}),
                              ("mod resolve", {}), ("mod kick", {"member": world.bob})):
         result = await world.alice.slash(world.channel, command, **options)
@@ -304,3 +308,69 @@ async def test_status_shows_who_has_ordered_never_what(world, mods):
     assert "2 of 3 players have ordered" in text
     assert "Not yet: Cleo" in text and "Ordered: Alice, Bob" in text
     assert "17" not in text and "K(" not in text and "3,3" not in text
+
+
+# ----------------------------------------------------------------------------- help, audit, undo, substitute
+async def test_mod_help_and_help_show_moderators_their_commands(world, mods):
+    await world.game()
+    text = (await mods.referee.slash(world.channel, "mod help")).response.content
+    assert "/mod undo" in text and "/mod audit" in text and "/mod substitute" in text and "Integrations" in text
+    for moderator in (mods.referee, mods.admin):
+        shown = (await moderator.slash(world.channel, "help")).response.content
+        assert "You moderate this server" in shown and "/mod help" in shown
+    plain = (await world.alice.slash(world.channel, "help")).response.content
+    assert "/join" in plain and "moderate" not in plain and "/mod" not in plain
+
+
+async def test_audit_pages_name_the_moderators_and_keep_secret_orders_secret(world, mods):
+    game = await two_players(world)
+    await world.service.submit_order(game.id, user_id=world.alice.id, text="K(0,0)", source="moderator",
+                                     actor=world.moderator)
+    for number in range(15):
+        await mods.referee.slash(world.channel, "mod announce", text=f"notice {number}")
+    first = (await mods.referee.slash(world.channel, "mod audit")).response.content
+    lines = first.split("\n")
+    assert lines[0] == "**neisg game**: audit log, page 1 of 2 (18 entries, newest first)"
+    assert f"<@{mods.referee.id}>: announced: notice 14" in lines[1] and stamp("2099-11-22 12:00") in lines[1]
+    assert lines[-1] == "Older entries: `/mod audit page:2`."
+    second = (await mods.admin.slash(world.channel, "mod audit", page=2)).response.content
+    assert "entered an order for Alice for update 1 (what it is stays secret until the update resolves)" in second
+    assert "K(0,0)" not in first + second
+    assert "created the game" in second
+    beyond = await mods.referee.slash(world.channel, "mod audit", page=3)
+    assert "has 2 pages, not 3" in beyond.response.content
+
+
+async def test_undo_asks_first_then_restores_the_position_before_the_last_edit(world, mods):
+    game = await two_players(world)
+    await world.service.submit_order(game.id, user_id=world.alice.id, text="K(0,0)")
+    await world.resolve(game)
+    await mods.referee.slash(world.channel, "mod place", kind="N", square="(2,3)", owner="Alice")
+    asked = await confirmation(world, mods.referee, "mod undo")
+    assert "Undo the last moderator edit of **neisg game**?" in asked.response.content
+    done = await mods.referee.click(asked.response.message, label="Confirm")
+    assert done.response.content == "Undone. The channel is told."
+    assert (await world.service.player_view(game.id, user_id=world.alice.id)).pieces == 1
+    await world.env.settle()
+    assert "Moderator edit undone: Alice's Knight placed on (2,3)." in [m.content for m in world.public(world.channel)]
+    nothing = await confirmation(world, mods.referee, "mod undo")
+    again = await mods.referee.click(nothing.response.message, label="Confirm")
+    assert "there is no moderator edit to undo" in again.response.content
+    assert [a for _, a in await audit_actions(world, game)][-2:] == ["place", "undo"]
+
+
+async def test_substitute_gives_a_seat_to_another_member_after_confirmation(world, mods):
+    game = await two_players(world)
+    choices = [c["value"] for c in await mods.referee.autocomplete(world.channel, "mod substitute", "player", "b")]
+    assert choices == ["Bob"]
+    asked = await confirmation(world, mods.referee, "mod substitute", player="Bob", member=world.cleo)
+    assert "Give Bob's seat in **neisg game** to cleo?" in asked.response.content
+    await mods.referee.click(asked.response.message, label="Confirm")
+    await world.env.settle()
+    players = {p.name: p.user_id for p in await world.service.players(game.id)}
+    assert players == {"Alice": world.alice.id, "Bob": world.cleo.id}
+    refused = await world.bob.slash(world.channel, "move", order="K(5,0)")
+    assert "gave your seat" in refused.response.content
+    accepted = await world.cleo.slash(world.channel, "move", order="K(5,0)")
+    assert "accepted: `+K(5,0)`" in accepted.response.content
+    assert world.cleo.user.dm_channel.history()[-1].content.startswith("A moderator gave you the seat of Bob (Blue)")

@@ -15,6 +15,8 @@ from bot.discord_publisher import MESSAGE_LIMIT, DiscordPublisher, message_parts
 from bot.service import PublishError, UndeliverableError, WaitingForAccess
 from bot.store import Post
 
+from .conftest import let_use
+
 T = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
 
 
@@ -390,6 +392,8 @@ async def test_moderators_see_stuck_posts_with_their_reasons_and_deliver_them_ag
     await world.service.resolve_now(game.id, actor=_moderator(world, admin))
     await world.env.settle()
 
+    assert "mod posts" not in world.alice.available_commands(world.channel)          # Manage Server only
+    let_use(world, [world.guild.default_role], "mod")        # a server that shows /mod to everyone
     refused = await world.alice.slash(world.channel, "mod posts")
     assert refused.ephemeral and refused.response.content.startswith("Only moderators")
     listed = await admin.slash(world.channel, "mod posts")

@@ -11,7 +11,7 @@ import simcord
 
 from cogs.moderation import REFUSAL
 
-from .conftest import stamp
+from .conftest import let_use, stamp
 
 
 @pytest.fixture
@@ -21,6 +21,7 @@ async def referee(world):
     bot.config = dataclasses.replace(bot.config, moderator_role="Referee")
     role = world.guild.create_role("Referee")
     member = world.guild.add_member(world.env.create_user("rita"), roles=[role])
+    let_use(world, [role], "game")          # the server lets its moderator role see /game (README)
     await world.env.settle()
     return member
 
@@ -39,7 +40,17 @@ async def actions(world, game) -> list[tuple[int, str]]:
 
 
 # ----------------------------------------------------------------------------- who may
+async def test_game_commands_are_shown_to_moderators_only(world, referee, owner_like):
+    assert not any(name.startswith("game") for name in world.alice.available_commands(world.channel))
+    assert "game create" in referee.available_commands(world.channel)        # allowed by the server
+    assert "game create" in owner_like.available_commands(world.channel)     # Manage Server: Discord's default
+    command = world.env.backend.find_command("game", world.guild.id)
+    assert int(command["default_member_permissions"]) == discord.Permissions(manage_guild=True).value
+
+
 async def test_a_plain_member_cannot_create_or_run_a_game(world, referee):
+    # the server let everyone see /game, but the bot's own check still refuses whoever does not moderate
+    let_use(world, [world.guild.default_role, referee.guild.roles["Referee"]], "game")
     result = await world.alice.slash(world.channel, "game create", ruleset="sandbox")
     assert result.ephemeral and result.response.content == REFUSAL
     assert await world.service.games_in(channel_id=world.channel.id) == []

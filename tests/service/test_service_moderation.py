@@ -25,7 +25,7 @@ async def test_an_edit_is_a_new_revision_with_an_audit_entry(table):
     assert revisions[0] == original                                   # the stored snapshot is never changed
     [audit] = [a for a in await service.audit_log(game.id) if a.action == "place"]
     assert (audit.actor, audit.detail) == (MOD.user_id, {"kind": "R", "square": [3, 3], "owner": "Bob", "revision": 1,
-                                                 "update": 1})
+                                                         "edit": "Bob's Rook placed on (3,3)", "update": 1})
     assert (await table.posts(game.id))[-1].body == "Moderator edit: Bob's Rook placed on (3,3)."
     view = await service.player_view(game.id, user_id=BOB)
     assert view.pieces == 2
@@ -186,4 +186,4 @@ async def test_a_moderator_may_order_for_a_player(table):
                                                actor=MOD)
     assert receipt.player == "Alice"
     [audit] = [a for a in await table.service.audit_log(game.id) if a.action == "order"]
-    assert (audit.actor, audit.detail) == (MOD.user_id, {"player": "Alice", "order": "K(0,0)-(0,1)"})
+    assert (audit.actor, audit.detail) == (MOD.user_id, {"player": "Alice", "order": "K(0,0)-(0,1)", "update": 2})
