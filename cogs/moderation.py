@@ -222,6 +222,22 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
             log_failure("player autocomplete", exc)
             return []
 
+    async def kind_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        """The pieces of this channel's game's ruleset: ``N: Knight``, by letter or name."""
+        try:
+            game = await channel_game(self.service, interaction.channel, interaction.channel_id)
+            if game is None or not is_moderator(interaction.user, _role_setting(interaction.client)):
+                return []
+            kinds = dict((f"{letter}: {name}", letter) for letter, name in await self.service.piece_kinds(game.id))
+            typed = current.strip()
+            exact = [label for label, letter in kinds.items() if letter == typed]       # letters are case-sensitive
+            shown = exact + [label for label in matching(list(kinds), typed) if label not in exact]
+            return [app_commands.Choice(name=label[:100], value=kinds[label]) for label in shown[:_CHOICES]]
+        except Exception as exc:
+            log_failure("piece kind autocomplete", exc)
+            return []
+
     # ------------------------------------------------------------------ the order book and the update
     @app_commands.command(name="lock", description="Lock the order book of the open update")
     @moderator_only
@@ -301,6 +317,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
     @app_commands.command(name="place", description="Put a piece on an empty square")
     @app_commands.describe(kind="the piece's letter, e.g. N", square="the square, as (x,y)",
                            owner="the player's name (empty: a neutral piece)")
+    @app_commands.autocomplete(kind=kind_autocomplete, owner=player_autocomplete)
     @moderator_only
     async def place(self, interaction: discord.Interaction, kind: app_commands.Range[str, 1, 10],
                     square: app_commands.Range[str, 1, 40],
@@ -345,6 +362,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
 
     @app_commands.command(name="balance", description="Set a player's balance (health, energy or points)")
     @app_commands.describe(player="the player's name", amount="the new balance: a whole number or a half, e.g. 5.5")
+    @app_commands.autocomplete(player=player_autocomplete)
     @moderator_only
     async def balance(self, interaction: discord.Interaction, player: app_commands.Range[str, 1, 32],
                       amount: app_commands.Range[str, 1, 20]) -> None:

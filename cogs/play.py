@@ -24,7 +24,8 @@ from bot.service.views import MAX_RADIUS
 
 from . import Reply, answer, channel_game, game_for, log_failure, matching, service_of
 
-__all__ = ["PlayCog", "events_text", "colour_suggestions", "HELP_TEXT", "MODERATOR_HELP_HINT", "setup"]
+__all__ = ["PlayCog", "events_text", "games_text", "history_text", "colour_suggestions", "HELP_TEXT",
+           "MODERATOR_HELP_HINT", "setup"]
 
 _ORDER_LENGTH = 1000
 _CHOICES = 25                   # Discord shows at most 25 autocomplete choices
@@ -39,8 +40,9 @@ HELP_TEXT = """\
 **Skirmish**: simultaneous-move chess by post. Everyone orders, then every order resolves at once.
 `/join` join this channel's game with a name and a colour; then place your king: `/move K(x,y)`
 `/move` send your order, e.g. `N(35,2)-(37,3)`; a later order replaces it until the lock
-`/orders` your pending order, your balance and what happened to you last update
-`/cancel` withdraw your pending order
+`/orders` your pending order, your balance, what happened to you last update and your last orders
+`/cancel` withdraw your pending order; `/leave` leave the game (your order becomes `resign`)
+`/games` this server's games; `/notify` be pinged for this game, or reminded by direct message
 `/board` the board, around a square (`center`, `radius`) or with a piece's legal moves (`piece`)
 `/health` the health board (the standings)
 `/pieces` the piece sheet: every piece, its moves and its cost
@@ -78,6 +80,41 @@ def events_text(status) -> str:
                      f"{status.next_draw + 1} ({status.pool_left} events not drawn yet this session).")
     else:
         lines.append("No more events will be drawn this session.")
+    return "\n".join(lines)
+
+
+def games_text(summaries) -> str:
+    """``/games``: the server's games (the service's ``GameSummary`` values), one line each."""
+    if not summaries:
+        return "No game on this server yet. A moderator creates one with /game create in a channel or thread."
+    lines = ["Games on this server:"]
+    for summary in summaries:
+        game = summary.game
+        players = f"{summary.players} player{'s' if summary.players != 1 else ''}"
+        if game.status == "setup":
+            state = f"being set up, {players}"
+        elif game.status == "ended":
+            state = f"ended after update {max(game.update_no - 1, 0)}"
+        else:
+            state = f"{game.status}, update {game.update_no}, {players}"
+            if game.status == "running" and game.deadline_at:
+                state += f", orders close at {_when(game.lock_at or game.deadline_at)}"
+        lines.append(f"- **{game.name}** (game {game.id}, {summary.title}) in <#{game.channel_id}>: {state}")
+    return "\n".join(lines)
+
+
+def history_text(orders) -> str:
+    """A player's own latest orders (the service's ``OrderRow`` values, newest first)."""
+    if not orders:
+        return ""
+    lines = ["Your last orders:"]
+    for order in orders:
+        status = {"pending": "pending", "locked": "locked for the update", "resolved": "played",
+                  "superseded": "replaced", "cancelled": "withdrawn"}.get(order.status, order.status)
+        if order.status == "refused":
+            status = f"refused at the update: {order.refusal}" if order.refusal else "refused"
+        secret = " (secret)" if order.secret else ""
+        lines.append(f"- update {order.update_no}: `{order.canonical or order.text[:60]}`{secret}, {status}")
     return "\n".join(lines)
 
 
@@ -186,16 +223,48 @@ class PlayCog(commands.Cog, name="Play"):
 
         await answer(interaction, work)
 
-    @app_commands.command(name="orders", description="Your pending order, balance and last update (only you see it)")
+    @app_commands.command(name="orders", description="Your order, balance, last update and order history (only you see it)")
     @app_commands.describe(game="the game (needed in a direct message when you play several)")
     @app_commands.autocomplete(game=game_autocomplete)
     async def orders(self, interaction: discord.Interaction, game: Optional[int] = None) -> None:
         async def work() -> str:
             found = await game_for(interaction, game)
             view = await self.service.player_view(found.id, user_id=interaction.user.id)
-            return _view_text(view)
+            history = history_text(await self.service.order_history(found.id, user_id=interaction.user.id))
+            return _view_text(view) + (f"\n{history}" if history else "")
 
         await answer(interaction, work)
+
+    @app_commands.command(name="games", description="This server's games and where they stand")
+    @app_commands.guild_only()
+    async def games(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return games_text(await self.service.server_games(interaction.guild_id))
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="leave", description="Leave this channel's game (asks you to confirm)")
+    @app_commands.describe(game="the game (needed in a direct message when you play several)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def leave(self, interaction: discord.Interaction, game: Optional[int] = None) -> None:
+        from .moderation import confirm
+
+        found: dict = {}
+
+        async def prepare() -> str:
+            chosen = await game_for(interaction, game)
+            found["game"] = chosen
+            if chosen.status == "setup":
+                return f"Leave **{chosen.name}** before its start? Your seat becomes free for someone else."
+            return (f"Leave **{chosen.name}**? Your order for update {chosen.update_no} becomes `resign`: your pieces "
+                    f"leave the board at the end of the update and you cannot join again this session.")
+
+        async def act() -> str:
+            source = "dm" if interaction.guild_id is None else "channel"
+            departure = await self.service.leave(found["game"].id, user_id=interaction.user.id, source=source)
+            return departure.text()
+
+        await confirm(interaction, prepare, act)
 
     @app_commands.command(name="cancel", description="Withdraw your pending order")
     @app_commands.describe(game="the game (needed in a direct message when you play several)")

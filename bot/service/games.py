@@ -13,11 +13,11 @@ from bot.store import Game, PlayerRow
 
 from .actors import Moderator, require_moderator
 from .base import ServiceBase, departed, is_row_number
-from .errors import Conflict, InvalidInput, NotAllowed, WrongTime, shown
+from .errors import Conflict, InvalidInput, NotAllowed, NotFound, WrongTime, shown
 from .names import GAME_NAME, clean_name
 from .settings import GameSettings, Schedule
 
-__all__ = ["GameCases", "clean_name", "clean_colour"]
+__all__ = ["GameCases", "GameSummary", "clean_name", "clean_colour"]
 
 def clean_colour(text: str) -> str:
     """A colour of INTERFACES.md (``Purple``, ``Crimson/Yellow``) in its listed spelling."""
@@ -28,6 +28,15 @@ def clean_colour(text: str) -> str:
     except ValueError as exc:
         raise InvalidInput(str(exc), hint="/join offers the colours as you type") from None
     return "/".join(tone.name for tone in tones)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A game as ``/games`` lists it: the game, its ruleset's title, how many players play it."""
+
+    game: Game
+    title: str
+    players: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +290,23 @@ class GameCases(ServiceBase):
         statuses = ("setup", "running", "paused", "ended") if include_ended else ("setup", "running", "paused")
         async with self.store.snapshot_read() as q:
             return await q.games(guild_id=guild_id, channel_id=channel_id, statuses=statuses)
+
+    async def server_games(self, guild_id: int, *, ended: int = 5) -> list[GameSummary]:
+        """This server's games for ``/games``: every live one (set-up, running, paused) by id, then
+        the ``ended`` most recent ended ones; each with its players and its ruleset's title."""
+        if not is_row_number(guild_id):
+            raise InvalidInput(f"{str(guild_id)[:20]!r} is not a server id")
+        async with self.store.snapshot_read() as q:
+            live = await q.games(guild_id=guild_id)
+            finished = (await q.games(guild_id=guild_id, statuses=("ended",)))[::-1][:max(ended, 0)]
+            summaries = []
+            for game in live + finished:
+                try:
+                    title = self.variant(game).title
+                except NotFound:                 # a preset withdrawn since: still listed, by its name
+                    title = game.ruleset
+                summaries.append(GameSummary(game, title, len(await q.players(game.id))))
+        return summaries
 
     async def games_of(self, user_id: int) -> list[Game]:
         """The live games a user plays (for a DM order: which game it is for)."""

@@ -15,7 +15,10 @@ from .actors import Moderator, require_moderator
 from .base import ServiceBase
 from .errors import InvalidInput, NotAllowed, NotFound, OrderRefused, WrongTime
 
-__all__ = ["OrderCases", "Receipt", "SOURCES"]
+__all__ = ["OrderCases", "Receipt", "Departure", "SOURCES", "LEAVE_ORDER"]
+
+#: what leaving a running game is (issue 28, docs/service.md "Leaving"): the engine's resignation (D38)
+LEAVE_ORDER = "resign"
 
 SOURCES = ("channel", "dm", "moderator")
 
@@ -43,6 +46,29 @@ class Receipt:
         elif self.deadline_at is not None:
             lines.append(f"Orders close at {self.deadline_at:%Y-%m-%d %H:%M} UTC; you may change it until then.")
         return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """What ``leave`` did: ``seat_freed`` (before the start: the seat is free again), ``resigns``
+    (``receipt``: the player's order is now ``resign``, played at the update's end) or ``gone``
+    (nothing of theirs was in the position: they left at once)."""
+
+    game: Game
+    player: str
+    outcome: str
+    receipt: Receipt | None = None
+
+    def text(self) -> str:
+        if self.outcome == "seat_freed":
+            return f"You left **{self.game.name}** before its start; your seat is free for someone else."
+        if self.outcome == "gone":
+            return f"You left **{self.game.name}**; nothing of yours was on the board."
+        receipt = self.receipt
+        replaced = f" (it replaces `{receipt.replaced}`)" if receipt.replaced else ""
+        return (f"You leave **{self.game.name}** at the end of update {receipt.update_no}: your order is now "
+                f"`resign`{replaced}. Your pieces leave the board then, and you cannot join again this session. "
+                f"To stay after all, send another order with /move before the orders close.")
 
 
 class OrderCases(ServiceBase):
@@ -109,6 +135,52 @@ class OrderCases(ServiceBase):
             return False
         await q.update_game(game.id, deadline_at=now, lock_at=now, reminded_for=None)
         return True
+
+    async def leave(self, game_id: int, *, user_id: int, source: str = "channel") -> Departure:
+        """A player leaves the game (issue 28; the decision is in docs/service.md, "Leaving").
+
+        Before the start, a seat is simply given up. In a running game, leaving is the engine's
+        resignation: the player's order for the open update becomes ``resign`` (D38: their pieces
+        leave the board at the end of the update, captures on them that update still count, and
+        they may not join again this session), accepted and replaceable like any order, so the
+        same checks apply (the orders must be open; the variant must take it). A player with
+        nothing in the position (a joiner whose king is not placed), whom the variant would refuse
+        ``resign`` ("you have not joined yet"), leaves at once: their pending order is cancelled."""
+        if source not in ("channel", "dm"):
+            raise InvalidInput(f"a player leaves from the channel or by direct message, not {source!r}")
+        async with self.lock_for(game_id):
+            async with self.store.transaction() as q:
+                game = await self._game(q, game_id)
+                player = await self._player(q, game, user_id)
+                if game.status == "ended":
+                    raise WrongTime(f"game {game.id} ({game.name}) has ended")
+                if game.status == "setup":
+                    await q.delete_player(game.id, user_id)
+                    return Departure(game, player.name, "seat_freed")
+                self._require_open(game)
+                state = await self._working_state(q, game)
+                variant = self.variant(game)
+                if variant.check(state, player.name, LEAVE_ORDER).ok or state.board.owned_by(player.name):
+                    resigning = True
+                else:
+                    resigning = False
+                    await q.set_player_status(game.id, user_id, "kicked", "left")
+                    order = await q.live_order(game.id, game.update_no, user_id)
+                    if order is not None:
+                        await q.set_order_status(order.id, "cancelled")
+                    await self._post(q, game, game.update_no, "announcement", f"{player.name} has left the game.")
+                    return Departure(game, player.name, "gone")
+        if resigning:
+            receipt = await self.submit_order(game_id, user_id=user_id, text=LEAVE_ORDER, source=source)
+            return Departure(game, player.name, "resigns", receipt)
+
+    async def order_history(self, game_id: int, *, user_id: int, limit: int = 10) -> list[OrderRow]:
+        """The caller's own latest orders in the game (every status, the refusal's reason kept),
+        newest first: only ever shown to their owner."""
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+            await self._player(q, game, user_id)
+            return await q.orders_of(game.id, user_id, limit)
 
     async def cancel_order(self, game_id: int, *, user_id: int) -> OrderRow:
         """Withdraw the pending order (D6); the player then has no order for this update."""

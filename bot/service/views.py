@@ -143,6 +143,13 @@ class ViewCases(ServiceBase):
         """The /rules text of the game: its variant's summary of the rules as the game plays them."""
         return self.variant(game).rules_summary()
 
+    async def piece_kinds(self, game_id: int) -> list[tuple[str, str]]:
+        """``(letter, name)`` of every piece of the game's ruleset, in the ruleset's order (what
+        ``/mod place`` offers as a moderator types a kind)."""
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+        return [(kind.letter, kind.name) for kind in self.ruleset(game).pieces.values()]
+
     async def piece_sheet(self, game_id: int) -> Picture:
         async with self.store.snapshot_read() as q:
             game = await self._game(q, game_id)

@@ -374,3 +374,15 @@ async def test_substitute_gives_a_seat_to_another_member_after_confirmation(worl
     accepted = await world.cleo.slash(world.channel, "move", order="K(5,0)")
     assert "accepted: `+K(5,0)`" in accepted.response.content
     assert world.cleo.user.dm_channel.history()[-1].content.startswith("A moderator gave you the seat of Bob (Blue)")
+
+
+async def test_place_completes_the_rulesets_kinds_and_balance_the_players(world, mods):
+    await two_players(world)
+    kinds = await mods.referee.autocomplete(world.channel, "mod place", "kind", "kni")
+    assert kinds[0] == {"name": "N: Knight", "value": "N"}
+    exact = await mods.referee.autocomplete(world.channel, "mod place", "kind", "K")
+    assert exact[0]["value"] == "K" and len(exact) <= 25
+    players = [c["value"] for c in await mods.referee.autocomplete(world.channel, "mod balance", "player", "")]
+    assert players == ["Alice", "Bob"]
+    owners = [c["value"] for c in await mods.referee.autocomplete(world.channel, "mod place", "owner", "li")]
+    assert owners == ["Alice"]
