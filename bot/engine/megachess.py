@@ -54,8 +54,10 @@ class Teams:
         return self.turns.next_update_of(team, start) if self.turns is not None else start
 
     def team_of(self, player: str) -> str | None:
+        """The player's team, None for a player on none of the ruleset's teams (not joined yet, or a
+        team name the ruleset does not have: such a player is on no team, never an error)."""
         record = self.state.players.get(player)
-        return record.team if record is not None else None
+        return record.team if record is not None and record.team in self.names else None
 
     def sizes(self) -> dict[str, int]:
         """D62: the active players owning pieces in this position, by team."""

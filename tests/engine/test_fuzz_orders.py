@@ -170,9 +170,9 @@ GRAMMARS = [
     preset_grammar("neisg"),
     preset_grammar("sandbox"),
     preset_grammar("arena", by_variant=True),
-    preset_grammar("megachess"),
+    preset_grammar("megachess", by_variant=True),
     preset_grammar("arena", submission, by_variant=True),   # kings plus one: several lines (D7)
-    preset_grammar("megachess", submission),   # each piece: several lines (D7)
+    preset_grammar("megachess", submission, by_variant=True),   # each piece: several lines (D7)
 ]
 
 

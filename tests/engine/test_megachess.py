@@ -98,6 +98,15 @@ def test_a_move_on_the_other_team_s_update_is_refused_naming_whose_update_it_is(
     assert variant.check(_state(PIECES, _players(), update=8), "Cid", "Q(6,6)-(6,7)").ok
 
 
+def test_a_player_on_a_team_the_ruleset_does_not_have_is_refused_not_an_error(variant):
+    """A stored or hand-made player whose team is not one of the ruleset's is on no team: the check
+    answers with the rule, it never raises (issue 19's promise for every grammar)."""
+    players = _players()
+    players[2] = _player("Cid", "chrome", 40)
+    check = variant.check(_state(PIECES, players, update=7), "Cid", "Q(6,6)-(6,7)")
+    assert not check.ok and "you are on no team" in check.error.reason
+
+
 def test_a_submission_moves_each_piece_at_most_once(variant):
     state = _state(PIECES, _players(), update=1)
     check = variant.check(state, "Ann", "R(0,2)-(0,4); B(3,3)-(5,5)")
