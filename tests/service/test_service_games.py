@@ -54,7 +54,7 @@ async def test_a_game_is_created_then_started_with_its_first_deadline(table):
     ({"settings": {"palette": BIG}}, InvalidInput, ["palette must be one of default"]),
     ({"settings": {"events_from": 0}}, InvalidInput, ["events_from must be an update number from 1"]),
     ({"ruleset": "megachess", "settings": {"events_from": 3}}, InvalidInput,
-     ["cannot be played yet", "bouncing collisions and teams moving in turn (RULES 5.3)"]),
+     ["the megachess ruleset has no events, so events_from does not apply"]),
     ({"name": BIG}, InvalidInput, ["a game's name has at most 100 characters"]),
     ({"name": "\u3164"}, InvalidInput, ["a game's name cannot contain U+3164 (hangul filler)"]),
     ({"channel_id": 10}, Conflict, ["this channel already runs game 1", "another channel or thread"]),
@@ -350,3 +350,17 @@ async def test_a_sandbox_session_pays_energy_only_for_executed_orders(table):
     await service.submit_order(game.id, user_id=1, text="+R(-5,1)")              # 7 - 7 + 1
     assert (await table.resolve(game.id)).resolved
     assert "Alice (Red): 7 --- Energy: 1 ⚡" in await health()
+
+
+async def test_a_ruleset_whose_rules_are_not_carried_out_yet_is_refused_with_what_is_missing(table, monkeypatch):
+    """The registry's refusal (a family or a policy not written yet) reaches the moderator in words,
+    and nothing is created."""
+    from bot.engine.policies import Unplayable
+    from bot.service import games
+
+    def unavailable(ruleset):
+        raise Unplayable(ruleset, ["hexagonal boards"])
+
+    monkeypatch.setattr(games, "variant_for", unavailable)
+    await table.refused(table.service.create_game(guild_id=1, channel_id=10, actor=table.MODERATOR, ruleset="neisg"),
+                        InvalidInput, "cannot be played yet", "hexagonal boards", "choose one of")
