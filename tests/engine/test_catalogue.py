@@ -25,3 +25,11 @@ def test_every_decision_of_sections_3_and_9_has_a_scenario():
     wanted = [f"D{n}" for n in range(8, 37) if n not in (18, 20)]
     missing = [d for d in wanted if d not in found]
     assert not missing, f"no scenario cites {missing}"
+
+
+def test_every_territory_decision_has_a_scenario():
+    """RULES 5.4's T1 to T40; T5 (the set-up's draws) and T39 (malformed files) are unit-tested
+    (test_territory_turn.py, test_territory_scenario_format.py)."""
+    found = _module().citations()
+    missing = [f"T{n}" for n in range(1, 41) if n not in (5, 39) and f"T{n}" not in found]
+    assert not missing, f"no scenario cites {missing}"

@@ -40,6 +40,7 @@ def test_features():
     features = VARIANT.features
     assert not features.fallbacks and not features.generation and not features.events and features.resign
     assert features.early_resolution and features.royal is None and features.pawn is None
+    assert features.winners                                   # the goal makes a winner (T9)
 
 
 def test_only_the_active_player_may_order():

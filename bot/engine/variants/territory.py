@@ -46,12 +46,9 @@ class TerritoryVariant(Variant):
     @cached_property
     def features(self) -> Features:
         orders = self.ruleset.orders
-        values = dict(currency="reserve", secret_orders=orders.secret, fallbacks=False, generation=False,
-                      resign=True, implosions=False, events=False, several_lines=False, pawn=None, royal=None,
-                      early_resolution=True)
-        if "winners" in Features.__dataclass_fields__:    # a game ends with a winner (the goal, T9)
-            values["winners"] = True
-        return Features(**values)
+        return Features(currency="reserve", secret_orders=orders.secret, fallbacks=False, generation=False,
+                        resign=True, implosions=False, events=False, several_lines=False, pawn=None, royal=None,
+                        early_resolution=True, winners=True)
 
     def new_player(self, name: str, colour: str) -> Player:
         return Player(name=name, colour=colour)
