@@ -41,6 +41,7 @@ from bot.engine.model import Player
 from bot.engine.notation import OrderError
 from bot.engine.ruleset import Ruleset, load_preset
 from bot.engine.state import GameState
+from bot.engine.territory.state import TerritoryState
 from bot.engine.validation import check_order
 from bot.engine.variants import variant_for
 
@@ -166,6 +167,85 @@ def preset_grammar(preset: str, shape=order_line, by_variant: bool = False) -> G
     return Grammar(f"{preset} {label}", shape(ruleset), check, recheck)
 
 
+def territory_state(ruleset: Ruleset) -> GameState:
+    """Turn 1 (Red's) with a piece of every kind of each side on the board, a reserve and a draft area."""
+    squares = [(x, y) for y in (-5, -4, -3, -2) for x in range(-5, 6)]
+    pieces = [dict(owner="Red", kind=k, square=s) for k, s in zip(ruleset.letters, squares)]
+    pieces += [dict(owner="Blue", kind=k, square=(x, -y)) for k, (x, y) in zip(ruleset.letters, squares)]
+    state = GameState.build(ruleset, pieces, [Player("Red", "Red"), Player("Blue", "Blue")])
+    state.territory = TerritoryState().with_changes(reserves={"Red": ["Mir", "Sun", "Fre"], "Blue": ["Ice"]},
+                                                    draft_area=["Bal", "Chs", "Ice", "Lts", "Moon", "Wtr"],
+                                                    bag=["Sun", "Wind"])
+    return state
+
+
+_ON_THE_BOARD = st.integers(-6, 6).map(str)
+TERRITORY_NUMBER = st.one_of(_ON_THE_BOARD, _ON_THE_BOARD, _ON_THE_BOARD, NUMBER)   # mostly on the 11 x 11 board
+
+
+@st.composite
+def territory_submission(draw, ruleset: Ruleset) -> str:
+    """RULES 5.4.7's forms: actions of every shape (Leadership's nested), placements, drafts, pass and
+    resign, in any order and number, with blanks between tokens and `;` or newlines between parts."""
+    words = words_of(ruleset)
+
+    def square() -> str:
+        return f"({draw(BLANK)}{draw(TERRITORY_NUMBER)}{draw(BLANK)},{draw(BLANK)}{draw(TERRITORY_NUMBER)}{draw(BLANK)})"
+
+    def kind() -> str:
+        return draw(st.sampled_from(words)) + draw(BLANK)
+
+    def action(depth: int = 0) -> str:
+        head = kind() + square()
+        shape = draw(st.sampled_from(["short", "move", "legs", "swap", "pull", "push", "carry", "shot", "lead"]))
+        moved = "-" + square() if draw(st.booleans()) else ""
+        if shape == "short":
+            return kind() + square()
+        if shape == "move":
+            return head + "-" + square()
+        if shape == "legs":
+            return head + "".join("-" + square() for _ in range(draw(st.integers(2, 4))))
+        if shape in ("swap", "pull"):
+            return head + ("<>" if shape == "swap" else "<") + square() + moved
+        if shape == "push":
+            return head + moved + ">" + square()
+        if shape == "carry":
+            return head + moved + "&" + square() + "-" + square()
+        if shape == "shot":
+            return head + draw(st.sampled_from(["x", "X", " x "])) + square()
+        return head + ":" + (action(depth + 1) if depth < 2 else kind() + square())
+
+    def part() -> str:
+        shape = draw(st.sampled_from(["action", "action", "place", "draft", "pass", "resign", ""]))
+        if shape == "action":
+            return action()
+        if shape == "place":
+            return "+" + kind() + square() + ("+" + square() if draw(st.booleans()) else "")
+        if shape == "draft":
+            separators = st.sampled_from([", ", ",", " ", " , "])
+            kinds = [kind() for _ in range(draw(st.integers(0, 4)))]
+            return "draft " + "".join(k + (draw(separators) if i < len(kinds) - 1 else "") for i, k in enumerate(kinds))
+        return shape
+    parts = [part() for _ in range(draw(st.integers(1, 3)))]
+    separators = st.sampled_from([";", "; ", "\n", ";\n", "\uff1b"])
+    return draw(BLANK) + "".join(p + (draw(separators) if i < len(parts) - 1 else "") for i, p in enumerate(parts))
+
+
+def territory_grammar() -> Grammar:
+    """Territory's notation (RULES 5.4.7) as its variant checks it, played by Red on her turn."""
+    ruleset = load_preset("territory")
+    state = territory_state(ruleset)
+
+    def check(text: str) -> OrderError | None:
+        return variant_for(ruleset).check(state, "Red", text).error
+
+    def recheck(text: str) -> str | None:
+        result = variant_for(ruleset).check(state, "Red", text)
+        return result.canonical if result.ok else None
+
+    return Grammar("territory submission", territory_submission(ruleset), check, recheck)
+
+
 GRAMMARS = [
     preset_grammar("neisg"),
     preset_grammar("sandbox"),
@@ -173,6 +253,7 @@ GRAMMARS = [
     preset_grammar("megachess", by_variant=True),
     preset_grammar("arena", submission, by_variant=True),   # kings plus one: several lines (D7)
     preset_grammar("megachess", submission, by_variant=True),   # each piece: several lines (D7)
+    territory_grammar(),                                         # RULES 5.4.7: actions, placements, drafts
 ]
 
 
