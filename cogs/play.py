@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.palette import colour_names
-from bot.service import InvalidInput
+from bot.service import InvalidInput, ServiceError
 from bot.service.views import MAX_RADIUS
 
 from . import Reply, answer, channel_game, game_for, log_failure, matching, service_of
@@ -180,6 +180,22 @@ class PlayCog(commands.Cog, name="Play"):
             log_failure("game autocomplete", exc)
             return []
 
+    async def order_autocomplete(self, interaction: discord.Interaction,
+                                 current: str) -> list[app_commands.Choice[str]]:
+        """The orders the player may send now that complete what they typed (the service's
+        ``order_suggestions``: legal moves, their pieces nearest the square typed first, captures
+        marked). Nothing to suggest, or any failure, offers nothing: the typed text still goes."""
+        try:
+            chosen = getattr(interaction.namespace, "game", None)
+            game = await game_for(interaction, chosen if isinstance(chosen, int) else None)
+            suggestions = await self.service.order_suggestions(game.id, user_id=interaction.user.id, typed=current)
+            return [app_commands.Choice(name=s.label, value=s.value) for s in suggestions[:_CHOICES]]
+        except ServiceError:                # not a game here, not a player: nothing to offer
+            return []
+        except Exception as exc:
+            log_failure("order autocomplete", exc)
+            return []
+
     async def colour_autocomplete(self, interaction: discord.Interaction,
                                   current: str) -> list[app_commands.Choice[str]]:
         try:
@@ -212,7 +228,7 @@ class PlayCog(commands.Cog, name="Play"):
     @app_commands.command(name="move", description="Send your order for the open update (only you see the answer)")
     @app_commands.describe(order="e.g. N(35,2)-(37,3), +P(4,-2), K(0,0), R(1,1)-(1,5) else R(1,1)-(5,1), resign",
                            game="the game (needed in a direct message when you play several)")
-    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.autocomplete(game=game_autocomplete, order=order_autocomplete)
     async def move(self, interaction: discord.Interaction, order: app_commands.Range[str, 1, _ORDER_LENGTH],
                    game: Optional[int] = None) -> None:
         async def work() -> str:

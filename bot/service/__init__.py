@@ -9,7 +9,8 @@
 - :mod:`.oversight`: the audit log in words, undo of the last edit, a seat given to another member;
 - :mod:`.views`: the board, the health board, a player's own view, who has ordered;
 - :mod:`.deliveries`: for moderators, the game's posts that failed and why, and delivering them again;
-- :mod:`.notifications`: the game's notification role and the players' direct-message reminders.
+- :mod:`.notifications`: the game's notification role and the players' direct-message reminders;
+- :mod:`.suggestions`: the orders a player may send now, as they type them (autocomplete).
 
 Each use case is one transaction under the game's lock, scoped by game id, and raises a
 :class:`~.errors.ServiceError` (nothing changed) for bad input. Posts go to the outbox, delivered by
@@ -28,6 +29,7 @@ from .oversight import AuditLine, AuditPage, OversightCases
 from .publishing import (FilePublisher, MemoryPublisher, OutboxRelay, Publisher, PublishError, UndeliverableError,
                          WaitingForAccess)
 from .settings import GameSettings, Schedule
+from .suggestions import Suggestion, SuggestionCases
 from .updates import HistoryEntry, Resolution, UpdateCases
 from .views import OrderStatus, Picture, PlayerView, ViewCases
 
@@ -35,9 +37,9 @@ __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowe
            "Conflict", "OrderRefused", "Moderator", "Joined", "Receipt", "Resolution", "HistoryEntry", "PlayerView", "OrderStatus",
            "Picture", "GameSettings", "Schedule", "Publisher", "PublishError", "UndeliverableError", "FilePublisher",
            "MemoryPublisher", "OutboxRelay", "WaitingForAccess", "PostTrouble", "NotificationPreferences",
-           "AuditLine", "AuditPage"]
+           "AuditLine", "AuditPage", "Suggestion"]
 
 
 class Service(GameCases, OrderCases, UpdateCases, ModerationCases, OversightCases, ViewCases, DeliveryCases,
-              NotificationCases):
+              NotificationCases, SuggestionCases):
     """Every use case of Skirmish, over one :class:`~bot.store.Store`."""

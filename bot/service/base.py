@@ -11,6 +11,7 @@ import asyncio
 import os
 import socket
 import uuid
+from collections import OrderedDict
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import Callable
@@ -75,6 +76,10 @@ class ServiceBase:
         self.holder = holder or process_holder()
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: dict[int, tuple[tuple[int, int], GameState]] = {}
+        #: order suggestions (issue 28): each player's moves per position, and each game's position
+        #: for movement queries, kept while the snapshot revision stays (see .suggestions)
+        self._move_lists: OrderedDict = OrderedDict()
+        self._positions: dict[int, tuple] = {}
         #: set whenever a transaction wrote posts to the outbox; the publisher waits on it
         self.posts_waiting = asyncio.Event()
         #: called (besides setting ``posts_waiting``) after a transaction that wrote posts commits

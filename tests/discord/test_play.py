@@ -247,3 +247,19 @@ async def test_every_service_error_becomes_a_private_message(world, monkeypatch)
     result = await world.alice.slash(world.channel, "orders")
     assert result.ephemeral
     assert result.response.content == "the moon is in the wrong phase\nHint: wait for the next update"
+
+
+async def test_move_completes_the_players_legal_orders_as_they_type(world):
+    game = await world.game()
+    await world.join(game, world.alice, "Red", "Alice")
+    await world.join(game, world.bob, "Blue", "Bob")
+    await world.service.submit_order(game.id, user_id=world.alice.id, text="K(0,0)")
+    await world.service.submit_order(game.id, user_id=world.bob.id, text="K(5,0)")
+    await world.resolve(game)
+    await world.service.place_piece(game.id, actor=world.moderator, kind="P", square="(1,1)", owner="Bob")
+    choices = await world.alice.autocomplete(world.channel, "move", "order", "K(0,0)-(1")
+    assert choices[0] == {"name": "K(0,0)-(1,1) captures Bob's Pawn", "value": "K(0,0)-(1,1)"}
+    assert {c["value"] for c in choices} == {"K(0,0)-(1,1)", "K(0,0)-(1,0)", "K(0,0)-(1,-1)"}
+    assert await world.cleo.autocomplete(world.channel, "move", "order", "") == []      # not a player
+    picked = await world.alice.slash(world.channel, "move", order=choices[0]["value"])
+    assert "accepted: `K(0,0)-(1,1)`" in picked.response.content

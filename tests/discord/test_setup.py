@@ -41,7 +41,7 @@ async def actions(world, game) -> list[tuple[int, str]]:
 
 # ----------------------------------------------------------------------------- who may
 async def test_game_commands_are_shown_to_moderators_only(world, referee, owner_like):
-    assert not any(name.startswith("game") for name in world.alice.available_commands(world.channel))
+    assert not any(name.startswith("game ") for name in world.alice.available_commands(world.channel))
     assert "game create" in referee.available_commands(world.channel)        # allowed by the server
     assert "game create" in owner_like.available_commands(world.channel)     # Manage Server: Discord's default
     command = world.env.backend.find_command("game", world.guild.id)
