@@ -15,13 +15,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cached_property
-from typing import Iterable, Mapping
+from typing import Iterable
 
 from ..arena import ArenaValidator, POWERUP_EVERY, armies, result, value_of
 from ..model import Player, format_amount
 from ..notation import OrderError
-from ..policies import Policies, Unplayable, policies_for
-from ..report import Report
+from ..policies import Policies, Unplayable
 from ..ruleset import Ruleset
 from ..standings import Standing, piece_worth
 from ..state import GameState
@@ -30,7 +29,8 @@ from ..steps.arena import ArenaUpdate, arrivals, pending, spawn_powerups, take_p
 from ..steps.removals import resignations
 from ..steps.validate import validate
 from ..validation import OrderCheck
-from .base import BoardAdditions, Features, Mark, PanelRow, Seating, StandingsPanel, Variant, Verdict
+from .base import BoardAdditions, Features, Mark, PanelRow, Seating, StandingsPanel, Verdict
+from .pipeline import PipelineVariant
 
 __all__ = ["ArenaVariant", "assemble_pipeline"]
 
@@ -50,17 +50,17 @@ def assemble_pipeline(policies: Policies) -> tuple[Step, ...]:
     )
 
 
-class ArenaVariant(Variant):
+class ArenaVariant(PipelineVariant):
     """Chess Arena: seats before the start, armies placed by the start, rounds of several moves."""
 
     family = "arena"
+    context = ArenaUpdate
+    assemble = staticmethod(assemble_pipeline)
 
     def __init__(self, ruleset: Ruleset) -> None:
         super().__init__(ruleset)
-        self.policies = policies_for(ruleset)     # Unplayable when a choice has no policy yet
         if not self.policies.arrivals.destroys:
             raise Unplayable(ruleset, [f"{self.policies.arrivals.name} collisions in the arena family"])
-        self.pipeline = assemble_pipeline(self.policies)
 
     # ------------------------------------------------------------------ seating and set-up
     @cached_property
@@ -86,9 +86,6 @@ class ArenaVariant(Variant):
             early_resolution=ruleset.orders.early_resolution,
             winners=True,
         )
-
-    def new_player(self, name: str, colour: str) -> Player:
-        return Player(name=name, colour=colour, balance=self.ruleset.economy.start)
 
     def set_up(self, players: Iterable[Player], seed: int | str, length: int | None = None) -> GameState:
         """Every seated player's army on a board of radius 3 + 2n (RULES 5.2, D39, D40)."""
@@ -129,13 +126,6 @@ class ArenaVariant(Variant):
         except OrderError as error:
             return OrderCheck(text, error=error)
         return OrderCheck(text, lines=tuple(lines))
-
-    def resolve(self, state: GameState, orders: Mapping[str, str | Iterable[str]], seed: int | str
-                ) -> tuple[GameState, Report]:
-        update = ArenaUpdate(self.ruleset, state, seed, orders, self.policies)
-        for step in self.pipeline:
-            step(update)
-        return update.new_state(), update.report
 
     # ------------------------------------------------------------------ results
     def verdict(self, state: GameState) -> Verdict:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cached_property
-from typing import Iterable, Mapping
+from typing import Iterable
 
 from ..betza import describe_betza
 from ..board import Board
@@ -19,9 +19,7 @@ from ..model import Piece, Player, Square, format_amount
 from ..movement import DEFAULT_WINDOW, Position
 from ..abilities import position_for
 from ..notation import OrderError
-from ..policies import Policies, policies_for
-from ..report import Report
-from ..ruleset import Ruleset
+from ..policies import Policies
 from ..standings import Standing
 from ..state import GameState
 from ..steps import Step
@@ -30,7 +28,8 @@ from ..steps.removals import resignations
 from ..steps.validate import validate
 from ..validation import OrderCheck
 from .base import (BoardAdditions, Fading, Features, Kingdom, PanelRow, Seating, StandingsPanel, TeamTotal,
-                   Variant, Verdict)
+                   Verdict)
+from .pipeline import PipelineVariant
 
 __all__ = ["MegachessVariant", "assemble_megachess_pipeline"]
 
@@ -49,15 +48,12 @@ def assemble_megachess_pipeline(policies: Policies) -> tuple[Step, ...]:
     )
 
 
-class MegachessVariant(Variant):
+class MegachessVariant(PipelineVariant):
     """Megachess MMO: teams in turn, each piece once, kingdoms, army hand-overs, bonus pieces."""
 
     family = "megachess"
-
-    def __init__(self, ruleset: Ruleset) -> None:
-        super().__init__(ruleset)
-        self.policies = policies_for(ruleset)
-        self.pipeline = assemble_megachess_pipeline(self.policies)
+    context = MegachessUpdate
+    assemble = staticmethod(assemble_megachess_pipeline)
 
     # ------------------------------------------------------------------ seating and set-up
     @cached_property
@@ -83,9 +79,6 @@ class MegachessVariant(Variant):
             royal=ruleset.royal_letter,
             early_resolution=ruleset.orders.early_resolution,
         )
-
-    def new_player(self, name: str, colour: str) -> Player:
-        return Player(name=name, colour=colour, balance=self.ruleset.economy.start)
 
     def set_up(self, players: Iterable[Player], seed: int | str, length: int | None = None) -> GameState:
         """An empty board: players come in by placing their kings, on either team (D62)."""
@@ -119,13 +112,6 @@ class MegachessVariant(Variant):
         except OrderError as error:
             return OrderCheck(text, error=error)
         return OrderCheck(text, lines=tuple(lines))
-
-    def resolve(self, state: GameState, orders: Mapping[str, str | Iterable[str]], seed: int | str
-                ) -> tuple[GameState, Report]:
-        update = MegachessUpdate(self.ruleset, state, seed, orders, self.policies)
-        for step in self.pipeline:
-            step(update)
-        return update.new_state(), update.report
 
     def destinations(self, state: GameState, piece: Piece, window: int | None = DEFAULT_WINDOW,
                      position: Position | None = None) -> list[Square]:

@@ -9,14 +9,12 @@ one square, the submission shape) is handed to the steps through the update's co
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Iterable, Mapping
+from typing import Iterable
 
 from .. import events
 from ..board import Board
 from ..model import Player, format_amount
-from ..policies import Policies, policies_for
-from ..report import Report
-from ..ruleset import Ruleset
+from ..policies import Policies
 from ..standings import Standing, standings
 from ..state import GameState
 from ..steps import Step
@@ -27,10 +25,9 @@ from ..steps.removals import annihilation, resignations
 from ..steps.respawns import respawns
 from ..steps.transformations import transformations
 from ..steps.validate import validate
-from ..update import Update
 from ..validation import OrderCheck, check_order
-from .base import (BoardAdditions, Features, Mark, PanelEvent, PanelRow, Seating, StandingsPanel, Variant,
-                   Verdict)
+from .base import BoardAdditions, Features, Mark, PanelEvent, PanelRow, Seating, StandingsPanel, Verdict
+from .pipeline import PipelineVariant
 from .summary import rules_summary
 
 __all__ = ["SimultaneousVariant", "assemble_pipeline"]
@@ -61,15 +58,11 @@ def assemble_pipeline(policies: Policies) -> tuple[Step, ...]:
     return tuple(pipeline)
 
 
-class SimultaneousVariant(Variant):
+class SimultaneousVariant(PipelineVariant):
     """neisg and sandbox: one order a player, all resolved at once from the position they saw."""
 
     family = "simultaneous"
-
-    def __init__(self, ruleset: Ruleset) -> None:
-        super().__init__(ruleset)
-        self.policies = policies_for(ruleset)     # Unplayable when a choice has no policy yet
-        self.pipeline = assemble_pipeline(self.policies)
+    assemble = staticmethod(assemble_pipeline)
 
     # ------------------------------------------------------------------ seating and set-up
     @cached_property
@@ -95,9 +88,6 @@ class SimultaneousVariant(Variant):
             early_resolution=ruleset.orders.early_resolution,
         )
 
-    def new_player(self, name: str, colour: str) -> Player:
-        return Player(name=name, colour=colour, balance=self.ruleset.economy.start)
-
     def set_up(self, players: Iterable[Player], seed: int | str, length: int | None = None) -> GameState:
         """An empty board: players come in by placing their kings (RULES 4)."""
         players = list(players)
@@ -114,17 +104,6 @@ class SimultaneousVariant(Variant):
 
     def check(self, state: GameState, player: str, text: str) -> OrderCheck:
         return check_order(self.ruleset, state, player, text)
-
-    def resolve(self, state: GameState, orders: Mapping[str, str | Iterable[str]], seed: int | str
-                ) -> tuple[GameState, Report]:
-        update = self.begin(state, orders, seed)
-        for step in self.pipeline:
-            step(update)
-        return update.new_state(), update.report
-
-    def begin(self, state: GameState, orders: Mapping[str, str | Iterable[str]], seed: int | str) -> Update:
-        """The working context of the update ``state.update``, before its first step."""
-        return Update(self.ruleset, state, seed, orders, self.policies)
 
     # ------------------------------------------------------------------ results
     def verdict(self, state: GameState) -> Verdict:
