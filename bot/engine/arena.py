@@ -170,7 +170,7 @@ class ArenaValidator(Validator):
 
     # ---------------------------------------------------------------- the submission
     def check_submission(self, player: str, text: str) -> list[CheckedLine]:
-        submission = parse_submission(text, self.ruleset)
+        submission = parse_submission(text, self.ruleset, self.shape.max_length)
         self.check_player(player, text)
         checked, errors = [], []
         for line in submission.lines:

@@ -201,7 +201,7 @@ class MegachessValidator(Validator):
 
     # ---------------------------------------------------------------- the submission as a whole
     def check_submission(self, player: str, text: str) -> list[CheckedLine]:
-        submission = parse_submission(text, self.ruleset)
+        submission = parse_submission(text, self.ruleset, self.shape.max_length)
         self.check_player(player, text)
         self.check_shape(player, submission, text)
         checked = [self.check_line(player, line, text) for line in submission.lines]

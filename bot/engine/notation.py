@@ -192,11 +192,12 @@ _CHESS_SQUARE = re.compile(r"^[KQRBNkqrbn]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBNqrbn])
 _CASTLING = re.compile(r"^(O-O(-O)?|0-0(-0)?)[+#]?$")
 
 
-def parse_submission(text: str, ruleset: Ruleset) -> Submission:
-    """Parse every line of a submission (newline- or ``;``-separated); blank lines are skipped."""
-    if len(text) > MAX_ORDER_LENGTH:
-        raise OrderSyntaxError(f"an order is at most {MAX_ORDER_LENGTH:,} characters; this one has {len(text):,}",
-                               text[:80], (0, min(len(text), 80)), FORMAT_HINT, rule="RULES 2")
+def parse_submission(text: str, ruleset: Ruleset, max_length: int = MAX_ORDER_LENGTH) -> Submission:
+    """Parse every line of a submission (newline- or ``;``-separated); blank lines are skipped.
+    ``max_length``: the longest submission read (P2; a whole army's orders may be longer, P72)."""
+    if len(text) > max_length:
+        raise OrderSyntaxError(f"an order is at most {max_length:,} characters; this one has {len(text):,}",
+                               text[:80], (0, min(len(text), 80)), FORMAT_HINT, rule="P2")
     text = text.translate(_TRANSLATE)
     lines = []
     start = 0

@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
 from .model import Square
+from .notation import MAX_ORDER_LENGTH
 from .ruleset import Ruleset
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,6 +42,11 @@ class Unplayable(ValueError):
 
 
 # ============================================================================= submission shape
+#: P72: the longest submission that moves each piece once (megachess): 2,000 lines of 32 characters,
+#: more than any army's orders, still read in milliseconds.
+MAX_ARMY_ORDER_LENGTH = 64_000
+
+
 @dataclass(frozen=True, slots=True)
 class SubmissionShape:
     """How many lines one submission holds and how they relate (D7, D37, D38).
@@ -52,6 +58,7 @@ class SubmissionShape:
     several_lines: bool
     distinct_targets: bool
     summary: str
+    max_length: int = MAX_ORDER_LENGTH      # P2; a submission that moves a whole army may be longer (P72)
 
     def line_count_problem(self, count: int, game: str) -> str | None:
         """Why ``count`` lines are too many for this shape in ``game`` (its name), or None."""
@@ -65,7 +72,8 @@ SINGLE = SubmissionShape("single", False, False,
 KINGS_PLUS_ONE = SubmissionShape("kings_plus_one", True, True,
                                  "1 + (your kings) moves of different pieces per round, in one submission")
 EACH_PIECE = SubmissionShape("each_piece", True, False,
-                             "each of your pieces may move once per turn, all in one submission")
+                             "each of your pieces may move once per turn, all in one submission",
+                             max_length=MAX_ARMY_ORDER_LENGTH)
 _SHAPES = {shape.name: shape for shape in (SINGLE, KINGS_PLUS_ONE, EACH_PIECE)}
 
 

@@ -161,7 +161,7 @@ class Validator:
 
     # ================================================================= submissions
     def check_submission(self, player: str, text: str) -> list[CheckedLine]:
-        submission = parse_submission(text, self.ruleset)
+        submission = parse_submission(text, self.ruleset, self.shape.max_length)
         self.check_player(player, text)
         self.check_line_count(submission, text)
         checked = [self.check_line(player, line, text) for line in submission.lines]

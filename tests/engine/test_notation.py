@@ -620,3 +620,20 @@ def test_format_line_and_action_agree_with_format_submission() -> None:
     line = Line(Move("R", (12, 15), (12, 10)), Move("R", (16, 10), (12, 10)))
     assert format_line(line) == "R(12,10)-(12,15) else R(12,10)-(16,10)"
     assert format_submission(Submission((line, Line(Resign())))) == format_line(line) + "; resign"
+
+
+def test_a_whole_army_s_orders_may_be_longer_than_one_order_p72() -> None:
+    """P72: megachess moves each piece once, so its submissions may hold 64,000 characters; the
+    one-order rulesets keep P2's 2,000; beyond either the refusal names the limit and cites P2."""
+    from bot.engine.policies import MAX_ARMY_ORDER_LENGTH, submission_shape
+
+    megachess = load_preset("megachess")
+    assert submission_shape(megachess).max_length == MAX_ARMY_ORDER_LENGTH == 64_000
+    assert submission_shape(NEISG).max_length == MAX_ORDER_LENGTH
+    army = ";".join(f"P({x},{y})-({x},{y + 1})" for x in range(60) for y in range(0, 40, 2))
+    assert MAX_ORDER_LENGTH < len(army) < MAX_ARMY_ORDER_LENGTH
+    assert len(parse_submission(army, megachess, MAX_ARMY_ORDER_LENGTH).lines) == 1200
+    with pytest.raises(OrderSyntaxError) as caught:
+        parse_submission(";".join([army] * 4), megachess, MAX_ARMY_ORDER_LENGTH)
+    assert "at most 64,000 characters" in caught.value.reason and caught.value.rule == "P2"
+
