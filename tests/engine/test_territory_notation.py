@@ -88,6 +88,7 @@ def test_the_parts_of_a_submission():
     ("Nf3", "chess notation", "Nf3"),
     ("Bal(0,-4) - (0,²)", "not a digit", "²"),
     ("", "the submission is empty", ""),
+    ("cancel", "`cancel` does not exist in territory", "cancel"),              # T25
 ])
 def test_refusals_say_what_is_wrong_and_point_at_it(text, words, offending):
     error = _refusal(text)

@@ -230,6 +230,10 @@ class _TurnLexer(Lexer):
                 self.pos += len(word)
                 self.finish("`" + word + "`")
                 return word, (start, self.pos)
+        if self.at_word("cancel"):
+            raise self.error("`cancel` does not exist in territory: your first accepted submission ends your turn "
+                             "(T25)", (start, start + len("cancel")), "send the submission you mean to play",
+                             rule="T25", cls=IllegalOrderError)
         if self.peek() == "+":
             part: Part = self.place()
         elif self.at_word("draft"):
