@@ -41,20 +41,28 @@ def test_features():
     assert not features.fallbacks and not features.generation and not features.events and features.resign
     assert features.early_resolution and features.royal is None and features.pawn is None
     assert features.winners                                   # the goal makes a winner (T9)
+    assert features.turn_based and features.takes_direct_messages and not features.secret_orders   # 5.4.8
 
 
-def test_only_the_active_player_may_order():
+def test_only_the_active_player_acts_and_either_player_may_resign():
     state = _state([("Ann", "Sun", (-3, -3)), ("Ann", "Rck", (-3, -2))], update=3)      # Green's turn: Ann's
-    assert VARIANT.may_order(state, "Ann") is None
-    assert VARIANT.may_order(state, "Bob") == "not your turn: turn 3 is Green's, played by Ann (RULES 5.4.8)"
-    assert VARIANT.check(state, "Bob", "resign").ok                                     # T25
-    assert VARIANT.may_resolve_early(state, {"Ann"}) and not VARIANT.may_resolve_early(state, {"Bob"})
+    assert VARIANT.who_may_order(state) == ["Ann"]                  # reminders wait for Ann alone
+    assert VARIANT.may_order(state, "Ann") is None and VARIANT.may_order(state, "Bob") is None
+    refused = VARIANT.check(state, "Bob", "pass")
+    assert not refused.ok and refused.error.reason.startswith(
+        "not your turn: turn 3 is Green's, played by Ann")                        # P70: first of all
+    assert "only `resign` is accepted from you (T25)" in refused.error.reason
+    assert VARIANT.check(state, "Bob", "resign").ok                                     # T25: at any time
+    assert not VARIANT.may_resolve_early(state, set())
+    # the first accepted submission ends the turn: Ann's, or Bob's `resign`, the only one he may send
+    assert VARIANT.may_resolve_early(state, {"Ann"}) and VARIANT.may_resolve_early(state, {"Bob"})
 
 
 def test_a_skipped_turn_has_nobody_to_wait_for():
     state = _state(update=3)                                                          # Green: nobody
     assert VARIANT.who_may_order(state) == []
-    assert "skipped" in VARIANT.may_order(state, "Ann")
+    refused = VARIANT.check(state, "Ann", "pass")
+    assert not refused.ok and "skipped" in refused.error.reason
     assert VARIANT.may_resolve_early(state, set())
     after, report = resolve(TERRITORY, state, {}, seed=1)
     assert after.update == 4 and "skipped" in report.text()

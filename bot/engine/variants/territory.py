@@ -20,7 +20,7 @@ from ..standings import Standing
 from ..state import GameState
 from ..territory.layout import GOAL, PLAYERS, TerritoryRules
 from ..territory.turn import (QUIET_DRAW, active_player, check_turn, controls, legal_destinations, next_turn,
-                              player_of, resolve_turn, set_up, slot_of, territory_of)
+                              player_of, resolve_turn, set_up, territory_of)
 from ..validation import OrderCheck
 from .base import (Area, BoardAdditions, CycleSlot, Features, Holding, PanelRow, Seating, StandingsPanel, Variant,
                    Verdict)
@@ -45,10 +45,9 @@ class TerritoryVariant(Variant):
 
     @cached_property
     def features(self) -> Features:
-        orders = self.ruleset.orders
-        return Features(currency="reserve", secret_orders=orders.secret, fallbacks=False, generation=False,
+        return Features(currency="reserve", secret_orders=False, fallbacks=False, generation=False,
                         resign=True, implosions=False, events=False, several_lines=False, pawn=None, royal=None,
-                        early_resolution=True, winners=True)
+                        early_resolution=True, winners=True, direct_messages=True, turn_based=True)
 
     def new_player(self, name: str, colour: str) -> Player:
         return Player(name=name, colour=colour)
@@ -63,32 +62,26 @@ class TerritoryVariant(Variant):
 
     # ------------------------------------------------------------------ orders
     def may_order(self, state: GameState, player: str) -> str | None:
-        """Only the active player orders (5.4.8); ``check`` still accepts ``resign`` from the other
-        (T25), which the bot offers as its own command."""
-        territory = territory_of(state)
-        if territory.over:
+        """Both players may send a submission while the game goes on: the active player's turn, and
+        the other's `resign` at any time (T25); ``check`` refuses anything else from the player who
+        is not active with "not your turn" (5.4.8, P70)."""
+        if territory_of(state).over:
             return "the game is over (T25)"
         if player not in state.players:
             return "you are not a player of this game"
-        active = active_player(self.ruleset, state)
-        if player == active:
-            return None
-        turn, slot = state.update, slot_of(self.ruleset, state.update)
-        if active is None:
-            return f"not your turn: turn {turn} is {slot}'s, which nobody controls, so it is skipped (T24)"
-        whose = f"{active}'s" if slot in PLAYERS else f"{slot}'s, played by {active}"
-        return f"not your turn: turn {turn} is {whose} (RULES 5.4.8)"
+        return None
 
     def who_may_order(self, state: GameState) -> list[str]:
+        """The player whose turn it is (reminders, "who has ordered"); nobody on a skipped turn."""
         active = active_player(self.ruleset, state)
-        return [] if active is None else [active]
+        return [] if active is None or territory_of(state).over else [active]
 
     def may_resolve_early(self, state: GameState, ordered: Collection[str]) -> bool:
-        """A turn ends at its player's first accepted submission (5.4.8); a skipped turn at once."""
+        """A turn ends at the first accepted submission (5.4.8): the active player's, or the other's
+        `resign`, the only one ``check`` accepts from them; a skipped turn ends at once (T2)."""
         if territory_of(state).over:
             return False
-        active = active_player(self.ruleset, state)
-        return active is None or active in ordered
+        return active_player(self.ruleset, state) is None or bool(ordered)
 
     def check(self, state: GameState, player: str, text: str) -> OrderCheck:
         return check_turn(self.ruleset, state, player, text)
