@@ -73,7 +73,10 @@ class Features:
     submission holds several moves; ``pawn``: the letter that promotes; ``royal``: the king's letter;
     ``early_resolution``: the default of the game setting that resolves an update once every player
     who may order has ordered; ``winners``: a game ends with winners (the verdict names them; the
-    scenario printout ends with ``# winner = [...]``)."""
+    scenario printout ends with ``# winner = [...]``); ``direct_messages``: orders may be sent by
+    direct message (None: exactly when they are secret; territory takes them by DM but posts them,
+    having no secrets); ``turn_based``: one player acts at a time and a turn ends at its player's
+    first accepted submission, whatever the early-resolution setting (RULES 5.4.8)."""
 
     currency: str
     secret_orders: bool
@@ -87,16 +90,26 @@ class Features:
     royal: str | None
     early_resolution: bool
     winners: bool = False
+    direct_messages: bool | None = None
+    turn_based: bool = False
+
+    @property
+    def takes_direct_messages(self) -> bool:
+        return self.secret_orders if self.direct_messages is None else self.direct_messages
 
 
 @dataclass(frozen=True, slots=True)
 class Mark:
     """A marked square on the board image: ``kind`` is ``implosion``, ``hill`` (King of the Hill) or
-    an arena power-up's kind (``new``, ``upgrade``, ``king``), ``piece`` the kind a new piece holds."""
+    an arena power-up's kind (``new``, ``upgrade``, ``king``), ``piece`` the kind a new piece holds.
+    ``label``: the few characters drawn on the mark (``+N``); ``words``: what the legend says of it
+    (``power-up: new knight``); the renderer draws any kind with a label and words."""
 
     square: Square
     kind: str
     piece: str | None = None
+    label: str = ""
+    words: str = ""
 
 
 @dataclass(frozen=True, slots=True)
