@@ -27,11 +27,11 @@ from typing import Awaitable, Callable
 import discord
 
 from bot.discord_publisher import discord_times
-from bot.service import InvalidInput, NotFound, OrderRefused, ServiceError
+from bot.service import InvalidInput, NotFound, OrderRefused, ServiceError, order_from_file, require_order_file_size
 from bot.store import Game
 
 __all__ = ["Reply", "answer", "send_reply", "as_message", "error_text", "code_block", "game_for", "channel_game",
-           "service_of", "log_failure", "matching", "APOLOGY", "MESSAGE_LIMIT", "NO_MENTIONS"]
+           "service_of", "log_failure", "matching", "read_order_file", "APOLOGY", "MESSAGE_LIMIT", "NO_MENTIONS"]
 
 log = logging.getLogger("cogs")
 
@@ -137,6 +137,18 @@ def matching(names: list[str], typed: str) -> list[str]:
     starts = [n for n in names if n.casefold().startswith(key)]
     contains = [n for n in names if key in n.casefold() and n not in starts]
     return starts + contains
+
+
+async def read_order_file(attachment: discord.Attachment) -> str:
+    """The order in an attached text file: its size checked before it is downloaded, then read as
+    UTF-8 text (the service refuses anything else in words)."""
+    require_order_file_size(attachment.size, attachment.filename)
+    try:
+        data = await attachment.read()
+    except (discord.HTTPException, discord.NotFound) as exc:
+        raise InvalidInput(f"the file {attachment.filename[:60]!r} could not be downloaded from Discord "
+                           f"({getattr(exc, 'status', '?')})", hint="send it again in a moment") from None
+    return order_from_file(data, attachment.filename)
 
 
 # ----------------------------------------------------------------------------- which game

@@ -1,6 +1,7 @@
 """Direct messages: a plain message to the bot is a secret order (RULES 4).
 
-The text is the order, exactly as ``/move`` takes it, for the one game the player plays; ``cancel``
+The text is the order, exactly as ``/move`` takes it (several lines: one order a line, or separated
+by ``;``), or a text file attached alone (``/move``'s ``file``), for the one game the player plays; ``cancel``
 withdraws the pending order and ``help`` lists the commands. A player in several games is asked to
 use ``/move`` with its ``game`` option instead. The answer (the canonical order, or the refusal with
 its explanation) comes back in the same direct message; the game channel is told only that a
@@ -17,7 +18,7 @@ from discord.ext import commands
 
 from bot.service import ServiceError
 
-from . import APOLOGY, NO_MENTIONS, Reply, as_message, error_text, log_failure, service_of
+from . import APOLOGY, NO_MENTIONS, Reply, as_message, error_text, log_failure, read_order_file, service_of
 
 __all__ = ["DirectMessages", "setup"]
 
@@ -27,8 +28,9 @@ _HELP_WORDS = {"help", "?", "/help"}
 _CANCEL_WORDS = {"cancel", "/cancel"}
 
 DM_HELP = ("Send me your order as a message, e.g. `N(35,2)-(37,3)` or `K(0,0)`: it is a **secret** order for "
-           "your game (the channel only learns that you ordered). `cancel` withdraws it. If you play several "
-           "games, use `/move` with its game option. `/help` lists every command.")
+           "your game (the channel only learns that you ordered). Several moves: one a line, or separated by `;`; "
+           "an order longer than a message: attach it as a text file (UTF-8), alone. `cancel` withdraws it. If you "
+           "play several games, use `/move` with its game option. `/help` lists every command.")
 
 
 class DirectMessages(commands.Cog, name="Direct messages"):
@@ -56,9 +58,12 @@ class DirectMessages(commands.Cog, name="Direct messages"):
 
     async def _handle(self, message: discord.Message) -> str:
         text = message.content.strip()
-        if not text:
-            return "Send your order as text, e.g. `N(35,2)-(37,3)`. " + ("Attachments are not read."
-                                                                          if message.attachments else "")
+        if message.attachments:
+            if text or len(message.attachments) > 1:
+                return ("Send your order either as text or as one attached text file, alone: a message with "
+                        f"{'text and a file' if text else 'several files'} is not read. Nothing was changed.")
+        elif not text:
+            return "Send your order as text, e.g. `N(35,2)-(37,3)`."
         if text.casefold() in _HELP_WORDS:
             return DM_HELP
         service = service_of(self.bot)
@@ -75,6 +80,8 @@ class DirectMessages(commands.Cog, name="Direct messages"):
             order = await service.cancel_order(game.id, user_id=message.author.id)
             return (f"Your order `{order.canonical}` for update {order.update_no} of {game.name} is withdrawn: "
                     "you have no order for this update now.")
+        if message.attachments:
+            text = await read_order_file(message.attachments[0])
         receipt = await service.submit_order(game.id, user_id=message.author.id, text=text, source="dm")
         return receipt.text()
 

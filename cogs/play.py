@@ -20,15 +20,53 @@ from discord.ext import commands
 
 from bot.render.palette import colour_names
 from bot.service import InvalidInput, ServiceError
+from bot.service.orders import split_lines
 from bot.service.views import MAX_RADIUS
 
-from . import Reply, answer, channel_game, game_for, log_failure, matching, service_of
+from . import (APOLOGY, Reply, answer, channel_game, error_text, game_for, log_failure, matching, read_order_file,
+               send_reply, service_of)
 
-__all__ = ["PlayCog", "events_text", "games_text", "history_text", "colour_suggestions", "HELP_TEXT",
+__all__ = ["PlayCog", "OrderForm", "events_text", "games_text", "history_text", "colour_suggestions", "HELP_TEXT",
            "MODERATOR_HELP_HINT", "setup"]
 
-_ORDER_LENGTH = 1000
+#: the longest order the /move option takes (P2's 2,000 characters); longer ones come by the form
+#: (Discord's text inputs hold 4,000) or as a file (P72: up to 64,000 for a whole army's moves)
+ORDER_OPTION_LENGTH = 2000
+FORM_LENGTH = 4000
 _CHOICES = 25                   # Discord shows at most 25 autocomplete choices
+
+
+def _source(interaction: discord.Interaction) -> str:
+    """Where an order comes from: a direct message (a secret order) or the game's channel."""
+    return "dm" if interaction.guild_id is None else "channel"
+
+
+class OrderForm(discord.ui.Modal):
+    """``/move`` alone: a form with one order a line (Discord's paragraph input, up to 4,000
+    characters), starting from the player's pending order. Sending it is ``/move`` with that text."""
+
+    def __init__(self, service, draft, source: str) -> None:
+        super().__init__(title=f"Your order for update {draft.update_no}"[:45], timeout=30 * 60)
+        self.service, self.draft, self.source = service, draft, source
+        pending = "\n".join(draft.lines)
+        self.orders = discord.ui.TextInput(
+            label="One order a line", custom_id="orders", style=discord.TextStyle.paragraph,
+            placeholder="N(35,2)-(37,3)\nQ(0,0)-(0,4)\n+Q(3,3)", required=True, max_length=FORM_LENGTH,
+            default=pending if 0 < len(pending) <= FORM_LENGTH else None)
+        self.add_item(self.orders)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            receipt = await self.service.submit_order(self.draft.game.id, user_id=interaction.user.id,
+                                                      text=self.orders.value, source=self.source)
+            return receipt.text()
+
+        await answer(interaction, work)
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        log_failure(f"/move's form for user {interaction.user.id}", error)
+        if not interaction.response.is_done():
+            await send_reply(interaction, Reply(APOLOGY))
 
 
 def _when(moment: datetime | None) -> str:
@@ -39,12 +77,13 @@ def _when(moment: datetime | None) -> str:
 HELP_TEXT = """\
 **Skirmish**: simultaneous-move chess by post. Everyone orders, then every order resolves at once.
 `/join` join this channel's game with a name and a colour; then place your king: `/move K(x,y)`
-`/move` send your order, e.g. `N(35,2)-(37,3)`; a later order replaces it until the lock
+`/move` send your order, e.g. `N(35,2)-(37,3)`; a later order replaces it until the lock. Several moves: \
+separate them with `;`, or use `/move` alone for a form with a line each, or attach a text file (`file`)
 `/orders` your pending order, your balance, what happened to you last update and your last orders
 `/cancel` withdraw your pending order; `/leave` leave the game (your order becomes `resign`)
 `/games` this server's games; `/notify` be pinged for this game, or reminded by direct message
 `/board` the board, around a square (`center`, `radius`) or with a piece's legal moves (`piece`)
-`/health` the health board (the standings)
+`/health` the standings: health, energy or points, as the game counts them
 `/pieces` the piece sheet: every piece, its moves and its cost
 `/rules` the rules of this game in short
 `/history` the board and the report of an earlier update
@@ -124,11 +163,21 @@ def _view_text(view) -> str:
     lines = [f"**{game.name}** (game {game.id}), update {game.update_no}: you play as {view.name} ({view.colour}), "
              f"{view.currency} {view.balance}, {view.pieces} pieces" + ("" if view.has_king else ", no king on the board")
              + "."]
+    if view.team:
+        lines.append(f"Your team: {view.team}.")
+    if view.pending:
+        places = ", ".join(f"{name.lower()} `+{letter}(x,y)`" for letter, name in view.pending)
+        lines.append(f"To place this round: {places}, on an empty square, each as a line of your order.")
     if view.order is None:
         lines.append(f"You have no order for update {game.update_no}.")
     else:
-        lines.append(f"Your order for update {game.update_no}: `{view.order}`" + (" (secret)" if view.order_secret
-                                                                                  else ""))
+        order_lines = split_lines(view.order)
+        secret = " (secret)" if view.order_secret else ""
+        if len(order_lines) == 1:
+            lines.append(f"Your order for update {game.update_no}: `{view.order}`{secret}")
+        else:
+            lines.append(f"Your order for update {game.update_no}{secret}, {len(order_lines)} lines:")
+            lines.extend(f"`{line}`" for line in order_lines)
     if game.deadline_at:
         lines.append(f"Orders close at {_when(game.lock_at or game.deadline_at)}.")
     if view.last_report:
@@ -225,19 +274,45 @@ class PlayCog(commands.Cog, name="Play"):
 
         await answer(interaction, work)
 
-    @app_commands.command(name="move", description="Send your order for the open update (only you see the answer)")
-    @app_commands.describe(order="e.g. N(35,2)-(37,3), +P(4,-2), K(0,0), R(1,1)-(1,5) else R(1,1)-(5,1), resign",
+    @app_commands.command(name="move", description="Send your order: text, a form with a line each (no option), or a file")
+    @app_commands.describe(order="e.g. N(35,2)-(37,3); several moves: N(1,1)-(2,3); Q(0,0)-(0,4). Leave out for a form",
+                           file="a text file (UTF-8), one order a line: for orders longer than a message",
                            game="the game (needed in a direct message when you play several)")
     @app_commands.autocomplete(game=game_autocomplete, order=order_autocomplete)
-    async def move(self, interaction: discord.Interaction, order: app_commands.Range[str, 1, _ORDER_LENGTH],
-                   game: Optional[int] = None) -> None:
+    async def move(self, interaction: discord.Interaction,
+                   order: Optional[app_commands.Range[str, 1, ORDER_OPTION_LENGTH]] = None,
+                   file: Optional[discord.Attachment] = None, game: Optional[int] = None) -> None:
+        if order is None and file is None:
+            await self._open_order_form(interaction, game)
+            return
+
         async def work() -> str:
+            if order is not None and file is not None:
+                raise InvalidInput("send your order as text or as a file, not both",
+                                   hint="/move with the file alone reads every line of the file")
             found = await game_for(interaction, game)
-            source = "dm" if interaction.guild_id is None else "channel"
-            receipt = await self.service.submit_order(found.id, user_id=interaction.user.id, text=order, source=source)
+            text = order if file is None else await read_order_file(file)
+            receipt = await self.service.submit_order(found.id, user_id=interaction.user.id, text=text,
+                                                      source=_source(interaction))
             return receipt.text()
 
         await answer(interaction, work)
+
+    async def _open_order_form(self, interaction: discord.Interaction, game: int | None) -> None:
+        """``/move`` alone: a form with a line for each order, holding the pending order to edit.
+        A modal must be the interaction's first answer, so nothing slow runs before it; a refusal
+        (not a player, orders locked) is answered instead of a form the player could not send."""
+        try:
+            found = await game_for(interaction, game)
+            draft = await self.service.order_draft(found.id, user_id=interaction.user.id)
+        except ServiceError as exc:
+            await send_reply(interaction, Reply(error_text(exc)))
+            return
+        except Exception as exc:
+            log_failure(f"/move's form for user {interaction.user.id}", exc)
+            await send_reply(interaction, Reply(APOLOGY))
+            return
+        await interaction.response.send_modal(OrderForm(self.service, draft, _source(interaction)))
 
     @app_commands.command(name="orders", description="Your order, balance, last update and order history (only you see it)")
     @app_commands.describe(game="the game (needed in a direct message when you play several)")
@@ -276,8 +351,8 @@ class PlayCog(commands.Cog, name="Play"):
                     f"leave the board at the end of the update and you cannot join again this session.")
 
         async def act() -> str:
-            source = "dm" if interaction.guild_id is None else "channel"
-            departure = await self.service.leave(found["game"].id, user_id=interaction.user.id, source=source)
+            departure = await self.service.leave(found["game"].id, user_id=interaction.user.id,
+                                                 source=_source(interaction))
             return departure.text()
 
         await confirm(interaction, prepare, act)

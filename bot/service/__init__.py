@@ -24,7 +24,7 @@ from .errors import Conflict, InvalidInput, NotAllowed, NotFound, OrderRefused, 
 from .games import GameCases, Joined
 from .moderation import ModerationCases
 from .notifications import NotificationCases, NotificationPreferences
-from .orders import OrderCases, Receipt
+from .orders import ORDER_FILE_LIMIT, OrderCases, OrderDraft, Receipt, order_from_file, require_order_file_size
 from .oversight import AuditLine, AuditPage, OversightCases
 from .publishing import (FilePublisher, MemoryPublisher, OutboxRelay, Publisher, PublishError, UndeliverableError,
                          WaitingForAccess)
@@ -37,7 +37,8 @@ __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowe
            "Conflict", "OrderRefused", "Moderator", "Joined", "Receipt", "Resolution", "HistoryEntry", "PlayerView", "OrderStatus",
            "Picture", "GameSettings", "Schedule", "Publisher", "PublishError", "UndeliverableError", "FilePublisher",
            "MemoryPublisher", "OutboxRelay", "WaitingForAccess", "PostTrouble", "NotificationPreferences",
-           "AuditLine", "AuditPage", "Suggestion"]
+           "AuditLine", "AuditPage", "Suggestion", "OrderDraft", "ORDER_FILE_LIMIT", "order_from_file",
+           "require_order_file_size"]
 
 
 class Service(GameCases, OrderCases, UpdateCases, ModerationCases, OversightCases, ViewCases, DeliveryCases,

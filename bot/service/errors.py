@@ -7,7 +7,7 @@ and a hint. Front ends show ``str(error)``; nothing has changed when one is rais
 from __future__ import annotations
 
 __all__ = ["ServiceError", "NotFound", "NotAllowed", "WrongTime", "InvalidInput", "OrderRefused", "Conflict",
-           "shown"]
+           "shown", "offending_line"]
 
 
 def shown(value, limit: int = 40) -> str:
@@ -58,4 +58,45 @@ class OrderRefused(ServiceError):
         self.error = error
 
     def describe(self) -> str:
-        return self.error.describe()
+        """The engine's explanation. The engine quotes a short one-line submission itself; for one
+        of several lines (a form, a file, a direct message) or a long one, the line at fault is
+        quoted here, with its number in the text and the offending part underlined, so a player
+        finds it among hundreds."""
+        error = self.error
+        text = error.text or ""
+        if not text or ("\n" not in text and len(text) <= 200):
+            return error.describe()
+        lines = [error.reason, *offending_line(text, error.span)]
+        if error.hint:
+            lines.append(f"Hint: {error.hint}")
+        return "\n".join(lines)
+
+
+#: the most characters of an offending line quoted under a refusal
+_QUOTED = 120
+
+
+def offending_line(text: str, span: tuple[int, int]) -> list[str]:
+    """The order of ``text`` (lines separated by newlines or ``;``) that ``span`` points at, as two
+    lines of a refusal: ``line N: <the order>`` and a caret under the offending part. Nothing when
+    the span covers several orders (a refusal of the submission as a whole, such as a wrong count)."""
+    from bot.engine.notation import shown_text
+
+    start, end = max(0, min(span[0], len(text))), max(0, min(span[1], len(text)))
+    first = max(text.rfind("\n", 0, start), text.rfind(";", 0, start)) + 1
+    after = [i for i in (text.find("\n", start), text.find(";", start)) if i != -1]
+    last = min(after) if after else len(text)
+    if end > last or (start == 0 and end >= len(text) and (first, last) != (0, len(text))):
+        return []
+    while first < start and text[first].isspace():
+        first += 1
+    window_start = max(first, min(start, last) - _QUOTED // 2) if last - first > _QUOTED else first
+    window_end = min(last, window_start + _QUOTED)
+    shown_part = shown_text(text[window_start:window_end].rstrip())
+    before = "…" if window_start > first else ""
+    after_text = "…" if window_end < last else ""
+    label = f"line {text.count(chr(10), 0, start) + 1}: " if "\n" in text else ""
+    quoted = f"  {label}{before}{shown_part}{after_text}"
+    offset = 2 + len(label) + len(before) + (start - window_start)
+    width = max(1, min(end, window_end) - start)
+    return [quoted, " " * offset + "^" * width]

@@ -13,19 +13,55 @@ from bot.store import Game, OrderRow
 
 from .actors import Moderator, require_moderator
 from .base import ServiceBase
-from .errors import InvalidInput, NotAllowed, NotFound, OrderRefused, WrongTime
+from .errors import InvalidInput, NotAllowed, NotFound, OrderRefused, WrongTime, shown
 
-__all__ = ["OrderCases", "Receipt", "Departure", "SOURCES", "LEAVE_ORDER"]
+__all__ = ["OrderCases", "OrderDraft", "Receipt", "Departure", "SOURCES", "LEAVE_ORDER", "split_lines", "ORDER_FILE_LIMIT",
+           "order_from_file", "require_order_file_size"]
 
 #: what leaving a running game is (issue 28, docs/service.md "Leaving"): the engine's resignation (D38)
 LEAVE_ORDER = "resign"
 
 SOURCES = ("channel", "dm", "moderator")
 
+#: the largest order file read, in bytes: a whole army's orders (P72: 64,000 characters) in UTF-8,
+#: where a character may take up to 4 bytes. The engine refuses a longer text with its own words.
+ORDER_FILE_LIMIT = 256_000
+
+
+def require_order_file_size(size: int, filename: str = "") -> None:
+    """Refuse an order file larger than :data:`ORDER_FILE_LIMIT` before it is even read."""
+    if size > ORDER_FILE_LIMIT:
+        raise InvalidInput(f"an order file is at most {ORDER_FILE_LIMIT:,} bytes; {shown(filename or 'this file')} "
+                           f"has {size:,}",
+                           hint="an order holds at most 64,000 characters (P72): send only your moves")
+
+
+def order_from_file(data: bytes, filename: str = "") -> str:
+    """The order a player sent as a text file (a submission longer than a Discord message, P72):
+    UTF-8 text, with or without a byte-order mark, any line endings. Anything else is refused in
+    words (nothing is guessed: a file in another encoding would be read wrongly)."""
+    name = shown(filename or "the file")
+    require_order_file_size(len(data), filename)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{name} is not UTF-8 text: byte {exc.start + 1:,} (0x{data[exc.start]:02X}) cannot be "
+                           f"read", hint="save the orders as plain text in UTF-8 (a .txt file) and send it again"
+                           ) from None
+    if "\x00" in text:
+        raise InvalidInput(f"{name} is not a text file: it holds NUL characters",
+                           hint="save the orders as plain text in UTF-8 (a .txt file) and send it again")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        raise InvalidInput(f"{name} is empty", hint="write one order a line, e.g. `N(35,2)-(37,3)`")
+    return text
+
 
 @dataclass(frozen=True, slots=True)
 class Receipt:
-    """The confirmation of an accepted order."""
+    """The confirmation of an accepted order. ``canonical`` is the whole submission as stored (its
+    lines joined with ``; ``); ``lines`` each line's canonical form, in the order the player wrote
+    them (D7: a submission of several moves)."""
 
     game_id: int
     update_no: int
@@ -35,17 +71,35 @@ class Receipt:
     replaced: str | None            # the canonical order it replaced, if any
     deadline_at: datetime | None
     resolves_now: bool = False      # every player who may order has ordered: the update resolves early
+    lines: tuple[str, ...] = ()
 
     def text(self) -> str:
-        lines = [f"Order for update {self.update_no} accepted: `{self.canonical}`"
-                 + (" (secret)" if self.secret else "")]
+        """The answer to the player: the order as the bot keeps it, one line each when it has
+        several, what it replaced, and when the orders close."""
+        lines = self.lines or (self.canonical,)
+        secret = " (secret)" if self.secret else ""
+        if len(lines) == 1:
+            answer = [f"Order for update {self.update_no} accepted: `{lines[0]}`{secret}"]
+        else:
+            answer = [f"Order for update {self.update_no} accepted{secret}, {len(lines)} lines:"]
+            answer.extend(f"`{line}`" for line in lines)
         if self.replaced is not None:
-            lines.append(f"It replaces `{self.replaced}`.")
+            earlier = split_lines(self.replaced)
+            if len(earlier) == 1 or len(self.replaced) <= 120:
+                answer.append(f"It replaces `{self.replaced}`.")
+            else:
+                answer.append(f"It replaces your earlier order of {len(earlier)} lines.")
         if self.resolves_now:
-            lines.append("Every player who may order has ordered: the update resolves now.")
+            answer.append("Every player who may order has ordered: the update resolves now.")
         elif self.deadline_at is not None:
-            lines.append(f"Orders close at {self.deadline_at:%Y-%m-%d %H:%M} UTC; you may change it until then.")
-        return "\n".join(lines)
+            answer.append(f"Orders close at {self.deadline_at:%Y-%m-%d %H:%M} UTC; you may change it until then.")
+        return "\n".join(answer)
+
+
+def split_lines(canonical: str) -> list[str]:
+    """The lines of a stored canonical submission (INTERFACES.md: joined with ``; ``, which no
+    line's own canonical form contains)."""
+    return [line for line in canonical.split("; ") if line] or [canonical]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +125,32 @@ class Departure:
                 f"To stay after all, send another order with /move before the orders close.")
 
 
+@dataclass(frozen=True, slots=True)
+class OrderDraft:
+    """What a form for the caller's order starts from: the open update and the lines of their
+    pending order (empty: they have none)."""
+
+    game: Game
+    update_no: int
+    player: str
+    lines: tuple[str, ...]
+
+
 class OrderCases(ServiceBase):
+    async def order_draft(self, game_id: int, *, user_id: int) -> OrderDraft:
+        """The open update and the caller's pending order, one line each, for a form to edit;
+        refused as :meth:`submit_order` would refuse at once (not a player, the orders locked, not
+        their turn), so the player is not handed a form they cannot send."""
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+            self._require_open(game)
+            player = await self._player(q, game, user_id)
+            not_now = self.variant(game).may_order(await self._working_state(q, game), player.name)
+            if not_now is not None:
+                raise NotAllowed(not_now, hint="your order is kept for no other update: send it when you may order")
+            order = await q.live_order(game.id, game.update_no, user_id)
+        return OrderDraft(game, game.update_no, player.name, tuple(split_lines(order.canonical)) if order else ())
+
     async def submit_order(self, game_id: int, *, user_id: int, text: str, source: str = "channel",
                            actor: Moderator | None = None) -> Receipt:
         """Validate ``text`` for ``user_id`` and keep it as their order for the open update.
@@ -119,7 +198,8 @@ class OrderCases(ServiceBase):
                 resolves_now = await self._early_deadline(q, game, variant, state, now)
                 receipt = Receipt(game.id, game.update_no, player.name, checked.canonical, secret,
                                   None if previous is None else previous.canonical,
-                                  now if resolves_now else game.deadline_at, resolves_now)
+                                  now if resolves_now else game.deadline_at, resolves_now,
+                                  tuple(line.canonical for line in checked.lines))
         if receipt.resolves_now:
             self._schedule_changed(game.id)     # the deadline is now: the scheduler resolves the update
         return receipt

@@ -65,4 +65,5 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
 
 def timelapse_body(frames: int) -> str:
     """The words of the timelapse post of a session shown in ``frames`` frames."""
-    return f"The whole session, update by update ({frames - 1} updates)."
+    updates = frames - 1
+    return f"The whole session, update by update ({updates} update{'s' if updates != 1 else ''})."

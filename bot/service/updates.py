@@ -30,8 +30,14 @@ from .errors import InvalidInput, NotFound, WrongTime
 from .faults import fault_point
 from .posts import update_posts
 from .timelapses import Frame, TimelapseCases, update_frame
+from .views import pending_pieces
 
 __all__ = ["UpdateCases", "Resolution", "HistoryEntry", "CLAIM_LEASE"]
+
+
+def _placements(pieces: tuple[tuple[str, str], ...]) -> str:
+    """Pieces to place, as a reminder names them: "queen +Q(x,y), knight +N(x,y)"."""
+    return ", ".join(f"{name.lower()} `+{letter}(x,y)`" for letter, name in pieces)
 
 #: a claim older than this is taken over even when its holder cannot be checked (another host)
 CLAIM_LEASE = timedelta(minutes=15)
@@ -184,14 +190,22 @@ class UpdateCases(TimelapseCases):
                 if not waiting:
                     return False
                 closes = game.lock_at or game.deadline_at
+                ruleset = self.ruleset(game)
+                state = await self._working_state(q, game)
+                placing = {p.name: _placements(pending_pieces(ruleset, state.players[p.name]))
+                           for p in players if p.name in state.players and state.players[p.name].pending}
+                to_place = "; ".join(f"{name} {what}" for name, what in sorted(placing.items()))
                 await self._post(q, game, update_no, "reminder",
                                  f"{len(waiting)} of {len(players)} players have not moved for update {update_no}: "
-                                 f"{', '.join(waiting)}. Orders close at {closes:%Y-%m-%d %H:%M} UTC.")
+                                 f"{', '.join(waiting)}. Orders close at {closes:%Y-%m-%d %H:%M} UTC."
+                                 + (f"\nTo place this round: {to_place}." if to_place else ""))
                 for player in players:          # by name; only those who asked (issue 28)
                     if player.dm_reminder and player.user_id not in ordered:
+                        own = (f" You have to place {placing[player.name]}, each as a line of your order."
+                               if player.name in placing else "")
                         await self._post(q, game, update_no, "reminder",
                                          f"Reminder: you have not ordered for update {update_no} of **{game.name}**. "
-                                         f"Orders close at {closes:%Y-%m-%d %H:%M} UTC. Send your order with /move "
+                                         f"Orders close at {closes:%Y-%m-%d %H:%M} UTC.{own} Send your order with /move "
                                          f"in the game's channel" + (" or here, by direct message"
                                                                      if self.variant(game).features.secret_orders
                                                                      else "") + ".",
@@ -349,7 +363,9 @@ class UpdateCases(TimelapseCases):
                 return False
 
     def _verdict_text(self, game: Game, state: GameState, verdict) -> str:
-        """The result as the channel reads it: the winners (or the draw) and the final standings."""
+        """The result as the channel reads it: the winners (or the draw) and the final standings in
+        the variant's words (arena: each player's points). Why the game ended follows in the end's
+        own announcement (``_finish``: "has ended: the first to 100 points ...")."""
         winners = list(verdict.winners)
         if verdict.drawn:
             headline = "the game is drawn"

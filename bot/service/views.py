@@ -23,7 +23,7 @@ from .base import ServiceBase
 from .errors import InvalidInput, NotFound
 from .moderation import parse_square
 
-__all__ = ["ViewCases", "PlayerView", "OrderStatus", "Picture", "EventStatus", "ActiveEventView", "MAX_RADIUS"]
+__all__ = ["ViewCases", "PlayerView", "pending_pieces", "OrderStatus", "Picture", "EventStatus", "ActiveEventView", "MAX_RADIUS"]
 
 MAX_RADIUS = 60
 
@@ -47,6 +47,9 @@ class PlayerView:
     order: str | None               # the pending canonical order (only ever shown to its owner)
     order_secret: bool
     last_report: str | None         # what happened to them in the last update
+    #: pieces they must place this round (arena's new-piece power-ups, D48): ``(letter, name)``
+    pending: tuple[tuple[str, str], ...] = ()
+    team: str | None = None         # their team, in a game of teams (megachess)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +91,11 @@ class EventStatus:
     pool_left: int                  # events of the pool not yet drawn this session
     has_events: bool                # False: the ruleset has no events at all
     marked: tuple[tuple[int, int], ...] = ()    # King of the Hill squares
+
+
+def pending_pieces(ruleset, player) -> tuple[tuple[str, str], ...]:
+    """``(letter, name)`` of the pieces ``player`` (the engine's record) must place this round."""
+    return tuple((letter, ruleset.kind(letter).name) for letter in player.pending)
 
 
 class ViewCases(ServiceBase):
@@ -175,7 +183,8 @@ class ViewCases(ServiceBase):
         return PlayerView(game, row.name, row.colour, format_amount(player.balance),
                           self.variant(game).features.currency, len(pieces),
                           any(ruleset.kind(p.kind).royal for p in pieces),
-                          None if order is None else order.canonical, bool(order and order.secret), last_report)
+                          None if order is None else order.canonical, bool(order and order.secret), last_report,
+                          pending_pieces(ruleset, player), player.team)
 
     async def order_status(self, game_id: int) -> OrderStatus:
         """Who has ordered for the open update and who has not (never what they ordered)."""

@@ -150,10 +150,8 @@ async def test_move_when_the_orders_are_locked(world):
 
 async def test_move_option_validation(world):
     await world.game()
-    with pytest.raises(simcord.OptionError):
-        await world.alice.slash(world.channel, "move")
-    with pytest.raises(simcord.OptionError):
-        await world.alice.slash(world.channel, "move", order="K(0,0)" * 200)
+    with pytest.raises(simcord.OptionError):        # longer than P2's 2,000 characters: the form or a file
+        await world.alice.slash(world.channel, "move", order="K(0,0)" * 400)
     with pytest.raises(simcord.OptionError):
         await world.alice.slash(world.channel, "move", order="K(0,0)", game="one")
 
