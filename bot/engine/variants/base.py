@@ -333,6 +333,11 @@ class Variant(ABC):
     def board_additions(self, state: GameState) -> BoardAdditions:
         """What the board image shows besides the pieces."""
 
+    def brief_report(self, report: Report) -> str | None:
+        """The one line that stands for an update where nothing happened (a skipped turn), posted
+        instead of the board and the standings; None: the update is posted in full."""
+        return None
+
     @abstractmethod
     def rules_summary(self) -> str:
         """A short summary of the rules for players (/rules), in Discord Markdown."""
