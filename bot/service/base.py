@@ -122,8 +122,11 @@ class ServiceBase:
     def resolves_early(cls, game: Game) -> bool:
         """Whether the game resolves an update once every player who may order has ordered: the
         game's setting, else its variant's default (issue 20)."""
+        features = cls.variant(game).features
+        if features.turn_based:             # a turn ends at its player's accepted submission (RULES 5.4.8)
+            return True
         chosen = cls.settings(game).early_resolution
-        return cls.variant(game).features.early_resolution if chosen is None else chosen
+        return features.early_resolution if chosen is None else chosen
 
     @staticmethod
     def schedule(game: Game) -> Schedule:

@@ -15,7 +15,7 @@ from .actors import Moderator, require_moderator
 from .base import ServiceBase, departed, is_row_number
 from .errors import Conflict, InvalidInput, NotAllowed, NotFound, WrongTime, shown
 from .names import GAME_NAME, clean_name
-from .settings import GameSettings, Schedule
+from .settings import GameSettings, Schedule, turn_schedule
 
 __all__ = ["GameCases", "GameSummary", "clean_name", "clean_colour"]
 
@@ -57,12 +57,18 @@ class GameCases(ServiceBase):
             raise InvalidInput(f"unknown ruleset {shown(ruleset)}", hint=f"choose one of {', '.join(playable_presets())}")
         rules = load_preset(ruleset)
         try:
-            variant_for(rules)
+            variant = variant_for(rules)
         except VariantUnavailable as unavailable:  # a half-built preset would resolve by the wrong rules
             raise InvalidInput(str(unavailable), hint=f"choose one of {', '.join(playable_presets())}") from None
         game_settings = GameSettings().changed(settings or {})
         self._check_events_from(rules, settings or {})
+        self._check_turn_hours(variant, settings or {})
         game_schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)
+        if variant.features.turn_based:
+            if game_schedule.kind != "manual":
+                raise InvalidInput(f"{variant.title} gives each turn its own time instead of a schedule",
+                                   hint="set how long a turn lasts with the setting turn_hours")
+            game_schedule = turn_schedule(game_settings)
         title = clean_name(f"{ruleset} game" if name is None else name, GAME_NAME)
         seed_text = str(secrets.randbelow(10**9) if seed is None else seed)
         if len(seed_text) > 100:
@@ -91,10 +97,18 @@ class GameCases(ServiceBase):
                     raise WrongTime(f"game {game.id} ({game.name}) has ended")
                 changes: dict = {}
                 detail: dict = {}
+                variant = self.variant(game)
                 if settings:
-                    changes["settings"] = self.settings(game).changed(settings).to_json()
+                    new_settings = self.settings(game).changed(settings)
+                    changes["settings"] = new_settings.to_json()
                     self._check_events_from(load_preset(game.ruleset), settings, game)
+                    self._check_turn_hours(variant, settings)
                     detail["settings"] = settings
+                    if "turn_hours" in settings:     # a turn-based game's turns replace its schedule
+                        schedule = turn_schedule(new_settings)
+                elif schedule is not None and variant.features.turn_based:
+                    raise InvalidInput(f"{variant.title} gives each turn its own time instead of a schedule",
+                                       hint="set how long a turn lasts with the setting turn_hours")
                 if schedule is not None:
                     new_schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)
                     changes["schedule"] = new_schedule.to_json()
@@ -112,6 +126,13 @@ class GameCases(ServiceBase):
                 game = await q.game(game.id)
         self._schedule_changed(game.id)
         return game
+
+    @staticmethod
+    def _check_turn_hours(variant, settings: dict) -> None:
+        """``turn_hours`` is for turn-based games (territory), where it replaces the schedule."""
+        if settings.get("turn_hours") is not None and not variant.features.turn_based:
+            raise InvalidInput(f"{variant.title} resolves updates on its schedule, so turn_hours does not apply",
+                               hint="change the schedule with /game schedule")
 
     @staticmethod
     def _check_events_from(ruleset: Ruleset, settings: dict, game: Game | None = None) -> None:

@@ -168,7 +168,7 @@ class OrderCases(ServiceBase):
                     if source == "moderator" else None
                 self._require_open(game)
                 variant = self.variant(game)
-                if source == "dm" and not variant.features.secret_orders:
+                if source == "dm" and not variant.features.takes_direct_messages:
                     ruleset = variant.ruleset
                     raise NotAllowed(f"{ruleset.title} takes orders only in the game channel: there are no secret "
                                      f"orders in this ruleset ({ruleset.section or 'RULES 5'})", hint="send it with /move in the game channel")
@@ -186,11 +186,14 @@ class OrderCases(ServiceBase):
                 now = self.now()
                 await q.insert_order(game_id=game.id, update_no=game.update_no, user_id=user_id, text=text,
                                      canonical=checked.canonical, source=source, submitted_at=now)
-                secret = source == "dm"
+                secret = source == "dm" and variant.features.secret_orders
                 if secret and (previous is None or not previous.secret):
                     notice = self.settings(game).secret_notice_for(player.name)
                     if notice:
                         await self._post(q, game, game.update_no, "notice", notice)
+                elif source == "dm" and not secret:   # a game without secrets shows a DM order in the channel
+                    await self._post(q, game, game.update_no, "notice",
+                                     f"{player.name} plays `{checked.canonical}` (sent by direct message).")
                 if source == "moderator":
                     await q.audit(game_id=game.id, actor=actor_id, action="order",
                                   detail={"player": player.name, "order": checked.canonical,

@@ -41,8 +41,11 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
     """Every post of one resolved update, in the order they should appear (``board``: the board
     after the update, if it is drawn already)."""
     number = report.update
-    board = board or render_board(ruleset, after, palette=palette)
     variant = variant_for(ruleset)
+    brief = variant.brief_report(report)
+    if brief is not None:      # an update where nothing happened (a skipped turn) is posted as one line
+        return [Draft("report", brief, None, "report.md")]
+    board = board or render_board(ruleset, after, palette=palette)
     panel = variant.standings_panel(after)
     health = render_health_board(panel, after, game_title=variant.title, palette=palette)
     lines = panel.lines

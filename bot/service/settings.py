@@ -25,7 +25,7 @@ from .errors import InvalidInput, shown
 if TYPE_CHECKING:
     from bot.engine.ruleset import Ruleset
 
-__all__ = ["GameSettings", "Schedule", "MAX_NAME_LENGTH"]
+__all__ = ["GameSettings", "Schedule", "MAX_NAME_LENGTH", "DEFAULT_TURN_HOURS", "turn_schedule"]
 
 MAX_NAME_LENGTH = 32
 _SECRET_NOTICE = "{player} has submitted a secret move"
@@ -39,7 +39,8 @@ class GameSettings:
     ``events_from``: the update of the first event draw, in place of the ruleset's (None: the
     ruleset's own; sandbox's "update 25 patch" is the usual one to move); ``early_resolution``: an
     update resolves as soon as every player who may order has ordered, not only at its deadline
-    (None: the ruleset's default, on for arena, off for the others)."""
+    (None: the ruleset's default, on for arena, off for the others); ``turn_hours``: in a turn-based
+    game (territory), how long each turn lasts; it replaces the game's schedule (None: 24 hours)."""
 
     length: int | None = None
     secret_notice: str = _SECRET_NOTICE
@@ -48,6 +49,7 @@ class GameSettings:
     palette: str = "default"
     events_from: int | None = None
     early_resolution: bool | None = None
+    turn_hours: float | None = None
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> "GameSettings":
@@ -80,6 +82,10 @@ class GameSettings:
                                             or not 1 <= new.events_from <= 100_000):
             raise InvalidInput(f"events_from must be an update number from 1 to 100,000, not {shown(new.events_from)}",
                                hint="leave it empty to use the ruleset's own first event update")
+        if new.turn_hours is not None and (isinstance(new.turn_hours, bool) or not isinstance(new.turn_hours, (int, float))
+                                           or not 0.01 <= new.turn_hours <= 720):
+            raise InvalidInput(f"turn_hours must be a number of hours from 0.01 to 720 (30 days), not "
+                               f"{shown(new.turn_hours)}", hint="a turn-based game gives each turn this long")
         if new.early_resolution is not None and not isinstance(new.early_resolution, bool):
             raise InvalidInput(f"early_resolution must be true or false, not {shown(new.early_resolution)}",
                                hint="leave it empty to use the ruleset's default")
@@ -94,6 +100,17 @@ class GameSettings:
 
     def secret_notice_for(self, player: str) -> str:
         return self.secret_notice.replace("{player}", player)
+
+
+#: A turn-based game's turn when its ``turn_hours`` is not set (RULES 5.4.8).
+DEFAULT_TURN_HOURS = 24
+
+
+def turn_schedule(settings: GameSettings) -> "Schedule":
+    """A turn-based game's schedule: each turn ends ``turn_hours`` after it began, or at its player's
+    first accepted submission (RULES 5.4.8)."""
+    hours = DEFAULT_TURN_HOURS if settings.turn_hours is None else settings.turn_hours
+    return Schedule("interval", seconds=max(10, round(hours * 3600)))
 
 
 # Digits are 0-9, as in orders (P51).

@@ -344,12 +344,15 @@ class UpdateCases(TimelapseCases):
                     next_deadline = schedule.next_deadline(current.deadline_at)
                 if next_deadline is None or next_deadline <= now:
                     next_deadline = schedule.next_deadline(now)
+                if self.resolves_early(current) and self.variant(current).may_resolve_early(new_state, ()):
+                    next_deadline = now     # nobody to wait for (a skipped territory turn): resolve it at once
                 lock_before = timedelta(minutes=self.settings(current).lock_before)
                 await q.update_game(game.id, update_no=update_no + 1, snapshot_update=update_no,
                                     snapshot_revision=revision, locked=False, claimed_by=None, claimed_at=None,
                                     deadline_at=next_deadline, reminded_for=None,
                                     lock_at=None if next_deadline is None else max(now, next_deadline - lock_before))
                 self._states[game.id] = ((update_no, revision), new_state)
+                await self._sync_teams(q, current, new_state, update_no)
                 verdict = self.variant(current).verdict(new_state)
                 length = self.settings(current).length
                 if verdict.over:
@@ -448,6 +451,7 @@ class UpdateCases(TimelapseCases):
                 self._forget_state(game.id)
                 game = await q.game(game.id)
                 state = serialize.loads(target.state)
+                await self._sync_teams(q, game, state, to_update)
                 board = await asyncio.to_thread(render_board, self.ruleset(game), state,
                                                 palette=self.settings(game).palette)
                 why = f" ({reason[:500]})" if reason else ""

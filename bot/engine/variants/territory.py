@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Collection, Iterable, Mapping
 
 from ..model import Piece, Player, Square, format_square
-from ..report import Report
+from ..report import Report, render
 from ..ruleset import Ruleset
 from ..standings import Standing
 from ..state import GameState
@@ -99,6 +99,13 @@ class TerritoryVariant(Variant):
     def next_turn(self, state: GameState) -> tuple[int, str] | None:
         """The next turn that is not skipped and its player, or None once the game is over."""
         return next_turn(self.ruleset, state)
+
+    def brief_report(self, report: Report) -> str | None:
+        """A skipped turn is posted as one line (issue 24): nothing moved, nobody played."""
+        skipped = report.of_type("skipped")
+        if skipped and len(report.entries) == len(skipped):
+            return " ".join(line.removeprefix("- ") for line in render(skipped).splitlines())
+        return None
 
     # ------------------------------------------------------------------ results
     def verdict(self, state: GameState) -> Verdict:
