@@ -10,7 +10,8 @@
 - :mod:`.views`: the board, the health board, a player's own view, who has ordered;
 - :mod:`.deliveries`: for moderators, the game's posts that failed and why, and delivering them again;
 - :mod:`.notifications`: the game's notification role and the players' direct-message reminders;
-- :mod:`.suggestions`: the orders a player may send now, as they type them (autocomplete).
+- :mod:`.suggestions`: the orders a player may send now, as they type them (autocomplete);
+- :mod:`.teams`: in a game of teams, the roster each team's private thread is kept to.
 
 Each use case is one transaction under the game's lock, scoped by game id, and raises a
 :class:`~.errors.ServiceError` (nothing changed) for bad input. Posts go to the outbox, delivered by
@@ -30,6 +31,7 @@ from .publishing import (FilePublisher, MemoryPublisher, OutboxRelay, Publisher,
                          WaitingForAccess)
 from .settings import GameSettings, Schedule
 from .suggestions import Suggestion, SuggestionCases
+from .teams import TeamCases, TeamRoster, TeamThreads
 from .updates import HistoryEntry, Resolution, UpdateCases
 from .views import OrderStatus, Picture, PlayerView, ViewCases
 
@@ -38,9 +40,9 @@ __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowe
            "Picture", "GameSettings", "Schedule", "Publisher", "PublishError", "UndeliverableError", "FilePublisher",
            "MemoryPublisher", "OutboxRelay", "WaitingForAccess", "PostTrouble", "NotificationPreferences",
            "AuditLine", "AuditPage", "Suggestion", "OrderDraft", "ORDER_FILE_LIMIT", "order_from_file",
-           "require_order_file_size"]
+           "require_order_file_size", "TeamRoster", "TeamThreads"]
 
 
 class Service(GameCases, OrderCases, UpdateCases, ModerationCases, OversightCases, ViewCases, DeliveryCases,
-              NotificationCases, SuggestionCases):
+              NotificationCases, SuggestionCases, TeamCases):
     """Every use case of Skirmish, over one :class:`~bot.store.Store`."""

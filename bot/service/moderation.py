@@ -84,6 +84,7 @@ class ModerationCases(ServiceBase):
                 if also is not None:
                     await also(q, game)
                 await self._post(q, game, game.update_no, "announcement", f"Moderator edit: {description}.")
+                await self._sync_teams(q, game, state, game.update_no)
                 return await q.game(game.id)
 
     @staticmethod

@@ -148,6 +148,7 @@ class OversightCases(ServiceBase):
                     await q.set_player_status(game.id, entry.detail["user"], "joined")
                 self._states[game.id] = ((game.snapshot_update, revision), state)
                 await self._post(q, game, game.update_no, "announcement", f"Moderator edit undone: {described}.")
+                await self._sync_teams(q, game, state, game.update_no)
                 return await q.game(game.id)
 
     async def _last_edit(self, q, game: Game) -> tuple[Snapshot, AuditEntry]:
@@ -226,4 +227,6 @@ class OversightCases(ServiceBase):
                 renamed = f" as {new_name}" if new_name != old.name else ""
                 await self._post(q, game, update, "announcement",
                                  f"Moderator edit: {old.name}'s seat is now played by another member{renamed}.")
+                if game.snapshot_update is not None:        # the new member takes the old one's team thread
+                    await self._sync_teams(q, game, await self._working_state(q, game), update)
                 return await q.game(game.id)

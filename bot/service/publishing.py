@@ -56,7 +56,7 @@ _EXTENSION = re.compile(r"[A-Za-z0-9]{1,8}")
 _RESERVED_NAMES = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(10)), *(f"LPT{i}" for i in range(10))}
 
 #: kinds that are a message of their own (one file each, named by the row id)
-_MESSAGES = ("announcement", "notice", "reminder")
+_MESSAGES = ("announcement", "notice", "reminder", "team_threads")
 
 #: seconds to wait before the 1st, 2nd, ... retry of a failed post (the last one repeats)
 BACKOFF = (1, 2, 5, 15, 60, 300)
@@ -202,7 +202,7 @@ class OutboxRelay:
         """Publish every post that is due now, each at most once; the number delivered."""
         store = self.service.store
         delivered = 0
-        held: set[tuple[int, int | None]] = set()     # places with a failed post this round: their later posts wait
+        held: set[tuple[int, int | None, bool]] = set()     # places with a failed post this round: their later posts wait
         tried: set[int] = set()
         while True:
             async with store.snapshot_read() as q:
@@ -307,6 +307,7 @@ class OutboxRelay:
             pass
 
 
-def _place(post: Post) -> tuple[int, int | None]:
-    """Where a post goes: its game's channel (recipient None) or one player."""
-    return post.game_id, post.recipient
+def _place(post: Post) -> tuple[int, int | None, bool]:
+    """Where a post goes: its game's channel (recipient None) or one player, or the game's team
+    threads (kept apart: a thread the bot may not manage yet holds up no board)."""
+    return post.game_id, post.recipient, post.kind == "team_threads"

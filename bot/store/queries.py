@@ -303,15 +303,17 @@ class Queries:
     async def due_posts(self, now: datetime, limit: int = 50) -> list[Post]:
         """Unsent posts due now, in id order. A parked post is never due (a moderator asks for it
         again). A post waits behind an earlier unsent one to the same place (the game's channel, or
-        the same player) that failed and waits for its retry, so each place reads its posts in order;
-        posts to other places go on."""
+        the same player, or the game's team threads) that failed and waits for its retry, so each
+        place reads its posts in order; posts to other places go on (a team thread the bot may not
+        manage yet holds up no board)."""
         rows = await self._all("SELECT * FROM outbox AS post WHERE sent_at IS NULL AND state <> 'parked'"
                                " AND (next_attempt_at IS NULL OR next_attempt_at <= ?)"
                                " AND NOT EXISTS (SELECT 1 FROM outbox AS earlier WHERE earlier.sent_at IS NULL"
                                " AND earlier.state <> 'parked' AND earlier.game_id = post.game_id"
                                " AND earlier.id < post.id AND earlier.next_attempt_at > ?"
                                " AND (earlier.recipient = post.recipient"
-                               " OR (earlier.recipient IS NULL AND post.recipient IS NULL)))"
+                               " OR (earlier.recipient IS NULL AND post.recipient IS NULL))"
+                               " AND (earlier.kind = 'team_threads') = (post.kind = 'team_threads'))"
                                " ORDER BY id LIMIT ?",
                                (to_text(now), to_text(now), limit))
         return [_post(row) for row in rows]
@@ -408,6 +410,34 @@ class Queries:
         cursor = await self._write("UPDATE timelapses SET post_id = ? WHERE game_id = ? AND post_id IS NULL",
                                    (post_id, game_id))
         return cursor.rowcount == 1
+
+    # ------------------------------------------------------------------ team threads
+    async def team_members(self, game_id: int) -> dict[int, str]:
+        """The roster the team threads were last asked to have: user id -> team."""
+        rows = await self._all("SELECT user_id, team FROM team_members WHERE game_id = ? ORDER BY user_id", (game_id,))
+        return {row[0]: row[1] for row in rows}
+
+    async def set_team_members(self, game_id: int, roster: dict[int, str]) -> None:
+        """Replace the game's roster with ``roster`` (user id -> team)."""
+        await self._write("DELETE FROM team_members WHERE game_id = ?", (game_id,))
+        for user_id, team in sorted(roster.items()):
+            await self._write("INSERT INTO team_members (game_id, user_id, team) VALUES (?, ?, ?)",
+                              (game_id, user_id, team))
+
+    async def team_threads(self, game_id: int) -> dict[str, int | None]:
+        """Each team of the game that has had players: its thread's id (None: not made yet)."""
+        rows = await self._all("SELECT team, thread_id FROM team_threads WHERE game_id = ? ORDER BY team", (game_id,))
+        return {row[0]: row[1] for row in rows}
+
+    async def note_team(self, game_id: int, team: str) -> None:
+        """Remember that ``team`` has had players (its thread, if any, is kept)."""
+        await self._write("INSERT INTO team_threads (game_id, team) VALUES (?, ?) ON CONFLICT (game_id, team) DO NOTHING",
+                          (game_id, team))
+
+    async def keep_team_thread(self, game_id: int, team: str, thread_id: int) -> None:
+        await self._write("INSERT INTO team_threads (game_id, team, thread_id) VALUES (?, ?, ?)"
+                          " ON CONFLICT (game_id, team) DO UPDATE SET thread_id = excluded.thread_id",
+                          (game_id, team, thread_id))
 
     # ------------------------------------------------------------------ audit
     async def audit(self, *, game_id: int, actor: int, action: str, detail: dict, at: datetime) -> None:

@@ -14,7 +14,8 @@ from bot.store import SCHEMA_VERSION, Store, StoreError
 from bot.store.database import migrations
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
-TABLES = ["audit", "games", "orders", "outbox", "players", "snapshots", "timelapse_frames", "timelapses"]
+TABLES = ["audit", "games", "orders", "outbox", "players", "snapshots", "team_members", "team_threads", "timelapse_frames",
+          "timelapses"]
 
 
 def user_version(path) -> int:
