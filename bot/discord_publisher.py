@@ -42,6 +42,15 @@ retried, a missing permission (Create Private Threads) waits for it. When no thr
 (the channel cannot hold private threads, the player left the server) the post is parked, with both
 reasons in its error.
 
+Team threads (issue 22): a ``team_threads`` post is no message. It asks for the game's team threads
+to match the roster the service keeps (:mod:`bot.service.teams`): each team with players gets a
+private thread in the game's channel (the parent channel when the game lives in a thread), named
+``alabaster · team · game 7``, opened once, remembered by the service and opened again if a quiet
+week archived it; the team's players are invited and the game's other players removed (a moderator
+who looked in is left alone). It needs Create Private Threads and Manage Threads (to remove a
+member); without them the post waits like any post, the game's creator is told, and the game's
+other posts go on.
+
 Error messages name the post, its destination and Discord's status and code, never the text.
 """
 
@@ -58,6 +67,7 @@ import aiohttp
 import discord
 
 from bot.service import NotFound, PublishError, UndeliverableError, WaitingForAccess
+from bot.service.teams import TEAM_THREADS
 from bot.store import Post
 
 __all__ = ["DiscordPublisher", "MESSAGE_LIMIT", "nonce_for", "message_parts", "discord_times", "ping_mentions"]
@@ -140,6 +150,8 @@ class DiscordPublisher:
         self._unexplained: set[int] = set()
 
     async def publish(self, post: Post) -> str:
+        if post.kind == TEAM_THREADS:
+            return await self._publish_team_threads(post)
         where = f"to user {post.recipient}" if post.recipient is not None else f"in the channel of game {post.game_id}"
         try:
             destination = await self._destination(post)
@@ -170,6 +182,82 @@ class DiscordPublisher:
             nonce=nonce_for(post),
             allowed_mentions=ping_mentions(role),
         )
+
+    # ------------------------------------------------------------------ team threads
+    async def _publish_team_threads(self, post: Post) -> str:
+        """Make each team's private thread match the game's roster as it stands now (the service's
+        ``team_threads``): opened the first time and remembered, opened again if archived, the
+        team's players invited and the game's other players removed. Idempotent, so a retry or a
+        later post of the same game simply brings the threads up to date."""
+        where = f"the team threads of game {post.game_id}"
+        try:
+            wanted = await self.service.team_threads(post.game_id)
+        except NotFound:
+            raise UndeliverableError(f"post {post.id}: game {post.game_id} does not exist") from None
+        channel = self.client.get_channel(wanted.game.channel_id)
+        if isinstance(channel, discord.Thread):
+            channel = channel.parent
+        if channel is None:
+            raise WaitingForAccess(f"post {post.id} for {where}: the bot cannot see the game's channel to keep its "
+                                   f"team threads there (View Channel); waiting until it can")
+        if not isinstance(channel, discord.TextChannel):
+            raise UndeliverableError(f"post {post.id} for {where}: the game's channel cannot hold private threads")
+        kept = []
+        try:
+            for roster in wanted.teams:
+                if not roster.members and roster.thread_id is None:
+                    continue                    # nobody to invite yet: no thread yet
+                thread = await self._team_thread(channel, wanted.game, roster)
+                present = {member.id for member in await thread.fetch_members()}
+                for user_id, _ in roster.members:
+                    if user_id not in present:
+                        await thread.add_user(discord.Object(id=user_id))
+                for user_id in sorted((present & wanted.players) - roster.member_ids):
+                    await thread.remove_user(discord.Object(id=user_id))
+                kept.append(f"{roster.team}: thread {thread.id}, {len(roster.members)} members")
+        except discord.HTTPException as exc:
+            raise self._failure(post, f"for {where}", exc, about_thread=True,
+                                needed="Create Private Threads, Manage Threads, Send Messages in Threads") from None
+        except discord.RateLimited as exc:
+            raise PublishError(f"post {post.id} for {where}: rate limited by Discord for {exc.retry_after:.1f} s",
+                               retry_after=exc.retry_after) from None
+        except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
+            raise PublishError(f"post {post.id} for {where}: cannot reach Discord ({type(exc).__name__})") from None
+        log.debug("team threads of game %s kept: %s", post.game_id, "; ".join(kept))
+        return "; ".join(kept) or "no team has players"
+
+    async def _team_thread(self, channel: discord.TextChannel, game, roster) -> discord.Thread:
+        """The team's private thread: the one remembered, else one of the channel's threads by its
+        name (made before a restart that lost the id), else a new one, remembered and explained.
+        An archived thread is opened again: the bot keeps it."""
+        name = f"{roster.team} · team · game {game.id}"[:100]
+        thread = None
+        if roster.thread_id is not None:
+            thread = channel.guild.get_thread(roster.thread_id)
+            if thread is None:
+                try:
+                    fetched = await self.client.fetch_channel(roster.thread_id)
+                except discord.NotFound:            # deleted by someone: the team gets a new one
+                    fetched = None
+                thread = fetched if isinstance(fetched, discord.Thread) else None
+        if thread is None:
+            thread = next((t for t in channel.threads if t.name == name and t.type is discord.ChannelType.private_thread
+                           and t.owner_id == getattr(self.client.user, "id", None)), None)
+            if thread is not None:
+                await self.service.keep_team_thread(game.id, roster.team, thread.id)
+        if thread is None:
+            thread = await channel.create_thread(name=name, type=discord.ChannelType.private_thread, invitable=False,
+                                                 auto_archive_duration=10080,
+                                                 reason=f"team {roster.team}'s private thread for game {game.id}")
+            await self.service.keep_team_thread(game.id, roster.team, thread.id)
+            await thread.send(f"Team **{roster.team}**'s private thread for **{game.name}**: plan your moves together "
+                              f"here. The bot invites each player who joins {roster.team} and removes those who "
+                              f"leave the game or change team. Only the team's players are invited; server staff "
+                              f"who manage threads can read it too.", allowed_mentions=discord.AllowedMentions.none())
+            log.info("opened team thread %s for team %s of game %s", thread.id, roster.team, game.id)
+        elif thread.archived:
+            await thread.edit(archived=False)
+        return thread
 
     # ------------------------------------------------------------------ closed direct messages
     async def _send_in_private_thread(self, post: Post, where: str, closed: discord.Forbidden) -> discord.Message:
@@ -257,7 +345,8 @@ class DiscordPublisher:
         return channel
 
     @staticmethod
-    def _failure(post: Post, where: str, exc: discord.HTTPException, *, about_thread: bool = False) -> PublishError:
+    def _failure(post: Post, where: str, exc: discord.HTTPException, *, about_thread: bool = False,
+                 needed: str | None = None) -> PublishError:
         """What Discord's refusal means for the post (the module's docstring lists the cases)."""
         status, code = exc.status, exc.code
         said = f"Discord answered {status}" + (f" (code {code})" if code else "")
@@ -275,8 +364,8 @@ class DiscordPublisher:
                 return UndeliverableError(f"post {post.id} {where}: the player does not accept direct messages "
                                           f"from the bot ({said})")
             if code == _MISSING_PERMISSIONS or about_thread:
-                needed = ("Create Private Threads, Send Messages in Threads" if about_thread
-                          else "Send Messages, Send Messages in Threads, Attach Files")
+                needed = needed or ("Create Private Threads, Send Messages in Threads" if about_thread
+                                    else "Send Messages, Send Messages in Threads, Attach Files")
                 return WaitingForAccess(f"post {post.id} {where}: the bot lacks a permission there ({needed}) "
                                         f"({said}); waiting until it has it")
             return WaitingForAccess(f"post {post.id} {where}: the bot cannot see that channel ({said}); waiting "
