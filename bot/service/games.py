@@ -281,7 +281,10 @@ class GameCases(ServiceBase):
             return Joined(game, player, f"you have seat {seat_no}; the game begins when a moderator starts it "
                                         f"with /game start")
         king = variant.features.royal or "K"
-        return Joined(game, player, f"place your king with /move {king}(x,y) on an empty square no enemy attacks")
+        # where a king may enter is the variant's rule (no enemy attacks it: RULES 4; at distance 8
+        # from every enemy piece: megachess, D62); /rules tells it in the game's words
+        return Joined(game, player, f"place your king with /move {king}(x,y) on an empty square; /rules says which "
+                                    f"squares you may choose")
 
     @staticmethod
     def _takes_seat(game: Game, variant) -> bool:
