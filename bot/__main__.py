@@ -290,6 +290,44 @@ def _add_run(commands) -> None:
     run.set_defaults(run=_run)
 
 
+# ----------------------------------------------------------------------------- replay
+def _replay(args: argparse.Namespace) -> int:
+    """Re-resolve every update of an exported game record; 0 when every one matches (issue 29)."""
+    import json
+
+    from bot.service.record import RecordError, replay_record
+
+    try:
+        record = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CommandError(f"{args.file}: no such file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CommandError(f"{args.file}: not a JSON game record: {exc}") from None
+    try:
+        checks = replay_record(record)
+    except RecordError as exc:
+        raise CommandError(f"{args.file}: {exc}") from None
+    for check in checks:
+        print(check.line())
+    differing = [check for check in checks if not check.matches]
+    game = record.get("game", {})
+    print(f"{len(checks) - len(differing)} of {len(checks)} updates of game {game.get('id')} "
+          f"({game.get('ruleset')}) match" + ("" if not differing else f"; the first that differs is update "
+                                              f"{differing[0].update}"))
+    return 1 if differing else 0
+
+
+def _add_replay(commands) -> None:
+    replay = commands.add_parser(
+        "replay", help="re-check an exported game record: every update re-resolved by the engine",
+        description="Re-resolve every update of a game record (from /game export) with the engine and "
+                    "say, update by update, whether the result matches the record, and where not, the "
+                    "first difference. Exit status 0 when every update matches, 1 when one differs, 2 "
+                    "for a file that is not a record. The format is described in docs/record.md.")
+    replay.add_argument("file", metavar="FILE", help="the record (JSON)")
+    replay.set_defaults(run=_replay)
+
+
 # ----------------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Skirmish: simultaneous-move chess by post.")
@@ -297,6 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_render(commands)
     _add_demo(commands)
     _add_run(commands)
+    _add_replay(commands)
     return parser
 
 
