@@ -179,7 +179,7 @@ async def confirm(interaction: discord.Interaction, prepare: Callable[[], Awaita
 
 MOD_HELP_TEXT = """\
 **Moderator commands** (members with Manage Server, or the server's moderator role; answers are private).
-`/game create|start|pause|resume|schedule|settings|end` the life of this channel's game
+`/game create|start|pause|resume|schedule|settings|end` the life of this channel's game; `/game export` posts its record
 `/mod lock` / `/mod unlock` freeze or reopen the order book of the open update
 `/mod resolve` ⚠ resolve the open update now; `/mod extend minutes` move the deadline later
 `/mod rollback update` ⚠ make the board after an earlier update current again

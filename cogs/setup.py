@@ -172,6 +172,18 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
 
         await confirm(interaction, prepare, act)
 
+    @app_commands.command(name="export", description="Post this game's record: every update, order, seed "
+                                                      "and report, for anyone to re-check")
+    @moderator_only
+    async def export(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            game = await game_for(interaction)
+            filename, data = await self.service.export_record(game.id, actor=_moderator(interaction))
+            return (f"The record of {game.name} ({len(data):,} bytes) is posted in the channel as {filename}; "
+                    f"`python -m bot replay {filename}` re-checks every update.")
+
+        await answer(interaction, work)
+
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(GameSetupCog(bot))

@@ -27,6 +27,7 @@ from .moderation import ModerationCases
 from .notifications import NotificationCases, NotificationPreferences
 from .orders import ORDER_FILE_LIMIT, OrderCases, OrderDraft, Receipt, order_from_file, require_order_file_size
 from .oversight import AuditLine, AuditPage, OversightCases
+from .record import RecordCases, RecordError, replay_record
 from .publishing import (FilePublisher, MemoryPublisher, OutboxRelay, Publisher, PublishError, UndeliverableError,
                          WaitingForAccess)
 from .settings import GameSettings, Schedule
@@ -40,9 +41,9 @@ __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowe
            "Picture", "GameSettings", "Schedule", "Publisher", "PublishError", "UndeliverableError", "FilePublisher",
            "MemoryPublisher", "OutboxRelay", "WaitingForAccess", "PostTrouble", "NotificationPreferences",
            "AuditLine", "AuditPage", "Suggestion", "OrderDraft", "ORDER_FILE_LIMIT", "order_from_file",
-           "require_order_file_size", "TeamRoster", "TeamThreads"]
+           "require_order_file_size", "TeamRoster", "TeamThreads", "RecordError", "replay_record"]
 
 
 class Service(GameCases, OrderCases, UpdateCases, ModerationCases, OversightCases, ViewCases, DeliveryCases,
-              NotificationCases, SuggestionCases, TeamCases):
+              NotificationCases, SuggestionCases, TeamCases, RecordCases):
     """Every use case of Skirmish, over one :class:`~bot.store.Store`."""

@@ -17,7 +17,7 @@ from bot.service import Moderator
 PLAYER_COMMANDS = {"join", "move", "orders", "cancel", "board", "health", "pieces", "rules", "history", "event",
                    "help", "notify", "games", "leave"}
 #: offered in servers only, refused at run time to anyone but a moderator (cogs/moderation.py)
-MODERATOR_COMMANDS = {f"game {name}" for name in ("create", "start", "pause", "resume", "schedule", "settings", "end")} | {
+MODERATOR_COMMANDS = {f"game {name}" for name in ("create", "start", "pause", "resume", "schedule", "settings", "end", "export")} | {
     f"mod {name}" for name in ("lock", "unlock", "resolve", "rollback", "extend", "place", "remove", "move", "balance",
                                "kick", "event", "announce", "status", "posts", "redeliver", "help", "audit", "undo",
                                "substitute")}
