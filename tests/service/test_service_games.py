@@ -160,7 +160,7 @@ async def test_a_moderator_ends_a_game(table):
     assert [p.body for p in posts if p.kind == "announcement"][-1] == f"**{game.name}** has ended: server closing."
     [timelapse] = [p for p in posts if p.kind == "timelapse"]
     assert timelapse.attachment.startswith(b"GIF8") and timelapse.filename == "timelapse.gif"
-    assert "(1 updates)" in timelapse.body
+    assert "(1 update)" in timelapse.body
     await table.refused(service.submit_order(game.id, user_id=ALICE, text="K(0,0)-(0,1)"), WrongTime, "has ended")
     await table.refused(service.end_game(game.id, actor=MOD), WrongTime, "has already ended")
     assert (await service.resolve_if_due(game.id, 2)).outcome == "already_resolved"
