@@ -17,7 +17,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Iterable
 
-from ..arena import ArenaValidator, POWERUP_EVERY, armies, result, value_of
+from ..arena import ArenaValidator, POWERUP_EVERY, armies, powerup_words, result, value_of
 from ..model import Player, format_amount
 from ..notation import OrderError
 from ..policies import Policies, Unplayable
@@ -155,8 +155,10 @@ class ArenaVariant(PipelineVariant):
                 for i, (player, worth, has_king) in enumerate(rows)]
 
     def standings_panel(self, state: GameState) -> StandingsPanel:
-        """The points board: points, pieces and kings; no regeneration; the winners marked."""
-        winners = set(self.verdict(state).winners)
+        """The points board: points, pieces and kings; no regeneration; the winners marked; each
+        player's moves this round and the pieces they place (D41, D48)."""
+        verdict = self.verdict(state)
+        winners = set(verdict.winners)
         royal = self.ruleset.royal_letter
         rows = []
         for standing in self.standings(state):
@@ -169,18 +171,32 @@ class ArenaVariant(PipelineVariant):
             note = f"{_WINNER} winner" if standing.name in winners else f"{moves} move{'s' if moves != 1 else ''} a round"
             pending = state.players[standing.name].pending
             if pending and standing.name not in winners:
-                note += f", places {', '.join(self.ruleset.pieces[k].name.lower() for k in pending)}"
+                note += f", places {', '.join(f'+{k} ({self.ruleset.pieces[k].name.lower()})' for k in pending)}"
             rows.append(PanelRow(standing, line, note))
+        target = self.ruleset.economy.win_at
+        goal = f"first to {format_amount(target)} points" if target is not None else "the highest score"
+        result = ""
+        if verdict.over:
+            names = " and ".join(verdict.winners)
+            result = (f"{names} {'win' if len(verdict.winners) > 1 else 'wins'}: {verdict.reason}" if verdict.winners
+                      else f"The game is over with no winner: {verdict.reason}")
         return StandingsPanel(
             title="Points board", currency=self.ruleset.economy.currency, rows=tuple(rows), events=(),
-            next_event_draw=None, legend=((_WINNER, "winner (D52, D68)"),),
+            next_event_draw=None, legend=((_WINNER, f"winner ({goal}, D52, D68)"),),
             ranking="Ranked by points, then the value of the pieces on the board, then name.",
-            ranking_short="Ranked by points, then pieces, then name.")
+            ranking_short="Ranked by points, then pieces, then name.",
+            line_heading="Standing: points --- pieces, kings", note_heading="This round", draws_events=False,
+            winners=verdict.winners, result=result)
 
     def board_additions(self, state: GameState) -> BoardAdditions:
-        """The power-ups, each with its kind (a new piece's kind too)."""
-        return BoardAdditions(marks=tuple(Mark(p.at, p.kind, p.piece) for p in sorted(state.powerups,
-                                                                                       key=lambda p: p.at)))
+        """The power-ups, each with its kind (a new piece's kind too), the label drawn on it (``+N``
+        for a new knight: what its taker types next round, D48; ``=`` an upgrade, D47; ``K`` king me)
+        and the legend's words."""
+        labels = {"upgrade": "=", "king": "K"}
+        return BoardAdditions(marks=tuple(
+            Mark(p.at, p.kind, p.piece, label=f"+{p.piece}" if p.kind == "new" else labels.get(p.kind, "?"),
+                 words=f"power-up: {powerup_words(self.ruleset, p)}")
+            for p in sorted(state.powerups, key=lambda p: p.at)))
 
     def rules_summary(self) -> str:
         """Chess Arena for players, told from the ruleset's numbers; one Discord message."""

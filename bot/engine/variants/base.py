@@ -228,6 +228,12 @@ class StandingsPanel:
     ranking: str                            # how rows are ranked, in words
     ranking_short: str = ""                 # the same in fewer words, where ``ranking`` does not fit
     teams: tuple[TeamTotal, ...] = ()       # team games: each team's total
+    line_heading: str = "Standing: score --- balance"   # the heading over the lines
+    note_heading: str = "Regen"             # the heading over the notes
+    draws_events: bool = True               # False: the game draws no events (no events box is drawn)
+    winners: tuple[str, ...] = ()           # a game that is over: who won (empty: going on, or drawn)
+    result: str = ""                        # a game that is over: how it ended, in words
+    shown: int | None = None                # an endless game shows its first ``shown`` rows and the caller's
 
     @property
     def lines(self) -> list[str]:

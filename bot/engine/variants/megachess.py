@@ -140,8 +140,13 @@ class MegachessVariant(PipelineVariant):
 
     def standings_panel(self, state: GameState) -> StandingsPanel:
         """The standings with each team's total: an endless game shows ``panel.top(20)`` and the
-        caller's own ``panel.row_of(name)``."""
+        caller's own ``panel.row_of(name)`` (``panel.shown`` is 20). Each row's note counts the
+        player's pieces fading outside their kingdoms (D60), in the warning colour when one of them
+        goes at the end of its team's next update unless it moves."""
         currency = self.ruleset.economy.currency
+        fading: dict[str, list[Fading]] = {}
+        for piece in self.board_additions(state).fading:
+            fading.setdefault(piece.owner, []).append(piece)
         rows = []
         totals = {team: [0, Fraction(0)] for team in self.ruleset.teams.names}
         for standing in self.standings(state):
@@ -150,7 +155,12 @@ class MegachessVariant(PipelineVariant):
                     f"{format_amount(standing.balance)} {currency}")
             if not standing.has_king:
                 line += " No King"
-            rows.append(PanelRow(standing, line, f"captured {format_amount(standing.captured)}"))
+            own = fading.get(standing.name, [])
+            last = [piece for piece in own if piece.left <= 1]
+            note = f"{len(own)} fading" if own else "none fading"
+            if last:
+                note += f", {len(last)} gone after update {min(p.removed_at for p in last)} unless moved"
+            rows.append(PanelRow(standing, line, note, alarm=bool(last)))
             if team in totals:
                 totals[team][0] += 1
                 totals[team][1] += standing.balance
@@ -162,7 +172,8 @@ class MegachessVariant(PipelineVariant):
             next_event_draw=None, legend=legend,
             ranking="Ranked by points (+1 per update in the game, the value of each piece captured, 100 more per "
                     "king), then value captured, then name.",
-            ranking_short="Ranked by points, then captured, then name.", teams=teams)
+            ranking_short="Ranked by points, then captured, then name.", teams=teams,
+            line_heading="Standing: points", note_heading="Fading (D60)", draws_events=False, shown=20)
 
     def board_additions(self, state: GameState) -> BoardAdditions:
         """Each king's kingdom (a circle of the kingdom radius) and the pieces fading outside theirs,
