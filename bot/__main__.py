@@ -103,7 +103,8 @@ def _render(args: argparse.Namespace) -> int:
     if args.pieces is not None:
         if args.scenario is not None:
             raise CommandError("--pieces draws a ruleset's piece sheet: give RULESET, not a scenario")
-        if args.after or args.health or args.region or args.center or args.radius is not None:
+        if (args.after or args.health or args.region or args.center or args.radius is not None or args.focus
+                or args.caller):
             raise CommandError("--pieces takes only RULESET and --out")
         from bot.render.diagrams import render_piece_sheet
 
@@ -116,8 +117,12 @@ def _render(args: argparse.Namespace) -> int:
         raise CommandError("--center and --radius go together: --center=X,Y --radius=R")
     if args.region is not None and args.center is not None:
         raise CommandError("give either --region or --center/--radius, not both")
-    if args.health and (args.region is not None or args.center is not None):
-        raise CommandError("--region and --center apply to a board, not to --health")
+    if args.health and (args.region is not None or args.center is not None or args.focus is not None):
+        raise CommandError("--region, --center and --focus apply to a board, not to --health")
+    if args.focus is not None and (args.region is not None or args.center is not None):
+        raise CommandError("give either --focus or --region or --center/--radius, not two of them")
+    if args.caller is not None and not args.health:
+        raise CommandError("--caller applies to the health board: --health --caller=NAME")
     region = parse_region(args.region) if args.region is not None else None
     center = _pair(args.center, "--center") if args.center is not None else None
     if args.radius is not None and args.radius < 0:
@@ -141,23 +146,24 @@ def _render(args: argparse.Namespace) -> int:
 
     if args.health:
         from bot.engine.variants import VariantUnavailable, variant_for
-        from bot.render.healthboard import render_health_board
+        from bot.render.healthboard import render_health_board, standings_lines
 
         try:
             variant = variant_for(scenario.ruleset)
         except VariantUnavailable as exc:
             raise CommandError(f"cannot draw its health board: {exc}") from None
         panel = variant.standings_panel(state)
-        rendered = render_health_board(panel, state, game_title=variant.title, palette=args.palette)
+        rendered = render_health_board(panel, state, game_title=variant.title, palette=args.palette,
+                                       caller=args.caller)
         _write(args.out, rendered.png)
-        _print_utf8("".join(line + "\n" for line in panel.lines))
+        _print_utf8("".join(line + "\n" for line in standings_lines(panel, args.caller)))
         return 0
 
     from bot.render.board import render_board
 
     try:
         rendered = render_board(scenario.ruleset, state, region=region, center=center, radius=args.radius,
-                                palette=args.palette, last_moves=last_moves)
+                                palette=args.palette, last_moves=last_moves, focus=args.focus)
     except ValueError as exc:
         raise CommandError(f"cannot draw that board: {exc}") from None
     _write(args.out, rendered.png)
@@ -176,8 +182,13 @@ def _add_render(commands) -> None:
     render.add_argument("--region", metavar="X0,Y0,X1,Y1", help="the squares to draw (corners included)")
     render.add_argument("--center", metavar="X,Y", help="the centre square of the view (with --radius)")
     render.add_argument("--radius", type=int, metavar="R", help="squares shown on each side of --center")
+    render.add_argument("--focus", metavar="WHAT",
+                        help="frame part of the board: team:NAME, player:NAME (their pieces) or kingdom:NAME")
     render.add_argument("--health", action="store_true",
                         help="draw the health board instead; its lines also go to standard output")
+    render.add_argument("--caller", metavar="NAME",
+                        help="with --health: the player asking (their row outlined; an endless game shows "
+                             "the top rows and theirs)")
     render.add_argument("--pieces", metavar="RULESET",
                         help="draw the piece sheet of a ruleset (a preset name or a ruleset file)")
     render.add_argument("--palette", choices=("default", "colourblind"), default="default",

@@ -42,11 +42,13 @@ from ..engine.abilities import position_for
 from ..engine.model import Piece, Square
 from ..engine.ruleset import PieceKind, Ruleset
 from ..engine.state import GameState
+from ..engine.variants import VariantUnavailable, variant_for
+from ..engine.variants.base import BoardAdditions, Fading, Kingdom, Mark
 from .palette import NEUTRAL_RGB, PALETTES, colour_names, contrast_edge, player_rgb
 from .sprites import bold_font, draw_piece, font, legend_entries
 
-__all__ = ["render_board", "Rendered", "BoardLayout", "Label", "MAX_SIDE", "MAX_BYTES", "MIN_SCALE",
-           "MAX_SCALE", "VIEWPORT_SIDE", "viewport_name"]
+__all__ = ["render_board", "Rendered", "BoardLayout", "Label", "Focus", "focus_region", "additions_of", "MAX_SIDE",
+           "MAX_BYTES", "MIN_SCALE", "MAX_SCALE", "VIEWPORT_SIDE", "viewport_name"]
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -81,6 +83,17 @@ _BACKGROUND: RGB = (250, 250, 247)
 _TEXT: RGB = (25, 25, 25)
 _MUTED: RGB = (95, 95, 95)
 _RAINBOW = ((228, 3, 3), (255, 140, 0), (255, 237, 0), (0, 128, 38), (0, 77, 255), (117, 7, 135))
+# board additions: kingdoms' tint, fading counters, and the tokens of marks by kind (shape, fill; the
+# fills from Okabe and Ito's colour-blind-safe set, the shapes and labels telling the kinds apart anyway)
+_KINGDOM_ALPHA = 0.4
+_FADING: RGB = (245, 190, 50)
+_FADING_LAST: RGB = (200, 25, 25)
+_TOKEN_STYLES: dict[str, tuple[str, RGB]] = {
+    "new": ("circle", (0, 158, 115)),        # a new piece: its letter to place next round
+    "upgrade": ("arrow", (0, 114, 178)),     # an upgrade: an arrow pointing up
+    "king": ("crown", (230, 159, 0)),        # king me: a crown
+}
+_TOKEN_DEFAULT: tuple[str, RGB] = ("square", (150, 110, 190))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +127,15 @@ class BoardLayout:
     columns: tuple[tuple[int, int], ...] = ()      # overview: x span of each grid column
     rows: tuple[tuple[int, int], ...] = ()         # overview: y span of each grid row, upward
     cell: int = 0                                  # overview: side of a grid cell in pixels
+    marks: tuple[tuple[Mark, Box], ...] = ()       # board: each drawn mark (power-ups, ...) and its pixel box
+    kingdoms: tuple[Kingdom, ...] = ()             # board: the kingdoms drawn (some of their squares in view)
+    fading: tuple[tuple[Fading, Box], ...] = ()    # board: each fading piece's badge and its box
+    focus: str = ""                                # the words naming the framed focus ("kingdom of Ann")
+
+    def kingdom_squares(self, owner: str) -> set[Square]:
+        """The squares in view tinted as ``owner``'s kingdom (within the radius of one of their kings)."""
+        return {square for kingdom in self.kingdoms if kingdom.owner == owner
+                for square in _circle_squares(kingdom, self.region)}
 
     @property
     def label_boxes(self) -> dict[str, tuple[Box, ...]]:
@@ -204,30 +226,39 @@ def viewport_name(column: int, row: int) -> str:
 def render_board(ruleset: Ruleset, state: GameState, *, region: Region | None = None,
                  center: Square | None = None, radius: int | None = None, palette: str = "default",
                  last_moves: Iterable[tuple[Square | None, Square, bool]] | None = None,
-                 highlight: Iterable[Square] | None = None) -> Rendered:
+                 highlight: Iterable[Square] | None = None, focus: "Focus | str | None" = None,
+                 additions: BoardAdditions | None = None) -> Rendered:
     """Render ``state`` as a PNG.
 
     The region shown is ``region`` (x0, y0, x1, y1, inclusive, in either order), else the square
-    of side ``2 * radius + 1`` around ``center`` (radius 8 if not given), else the occupied area
-    with a margin of two squares (within the bounds, when the board has them). ``last_moves``
-    lists the last update's moves as ``(origin, target, captured)`` (origin None for a piece that
-    arrived without moving); by default the state's ``moved_last_update``. ``highlight`` squares
-    get a cyan frame. ``palette`` is one of :data:`~bot.render.palette.PALETTES`.
+    of side ``2 * radius + 1`` around ``center`` (radius 8 if not given), else the region framing
+    ``focus`` (:class:`Focus`: a team, a player's pieces or a player's kingdom; ``"team:alabaster"``,
+    ``"player:Ann"``, ``"kingdom:Ann"``), else the occupied area with a margin of two squares
+    (within the bounds, when the board has them). ``last_moves`` lists the last update's moves as
+    ``(origin, target, captured)`` (origin None for a piece that arrived without moving); by default
+    the state's ``moved_last_update``. ``highlight`` squares get a cyan frame. ``palette`` is one of
+    :data:`~bot.render.palette.PALETTES`. ``additions``: what the board shows besides the pieces
+    (marks, kingdoms, fading pieces); by default the variant's ``board_additions(state)``.
     """
     if palette not in PALETTES:
         raise ValueError(f"unknown palette {palette!r}: choose one of {', '.join(PALETTES)}")
     bounds = state.board.bounds or ruleset.bounds_for(len(state.players))
-    chosen = _choose_region(state, bounds, region, center, radius)
+    if additions is None:
+        additions = additions_of(ruleset, state)
+    caption = ""
+    if focus is not None and region is None and center is None and radius is None:
+        region, caption = focus_region(state, additions, focus, bounds)
+    chosen = _choose_region(state, bounds, region, center, radius, additions)
     colours = _PlayerColours(state, palette)
     if last_moves is None:
         moves = [(m.origin, m.target, False) for m in state.moved_last_update]
     else:
         moves = [(tuple(a) if a is not None else None, tuple(b), bool(c)) for a, b, c in last_moves]
     painter = _BoardPainter(ruleset, state, chosen, bounds, colours, moves,
-                            frozenset(tuple(s) for s in highlight or ()))
+                            frozenset(tuple(s) for s in highlight or ()), additions, caption)
     image, layout = painter.paint()
     if image is None:
-        image, layout = _OverviewPainter(ruleset, state, chosen, bounds, colours).paint()
+        image, layout = _OverviewPainter(ruleset, state, chosen, bounds, colours, additions, caption).paint()
     png = _encode(image)
     return Rendered(png, layout, image.width, image.height)
 
@@ -246,7 +277,100 @@ def _encode(image: Image.Image) -> bytes:
     return data
 
 
-def _choose_region(state: GameState, bounds, region, center, radius) -> Region:
+def additions_of(ruleset: Ruleset, state: GameState) -> BoardAdditions:
+    """What the board shows besides the pieces: the variant's answer (a ruleset no variant plays
+    yet still shows the state's implosion and marked squares)."""
+    try:
+        variant = variant_for(ruleset)
+    except VariantUnavailable:
+        return BoardAdditions(marks=tuple([Mark(square, "implosion") for square in sorted(state.implosions)]
+                                          + [Mark(square, "hill") for square in sorted(state.marked)]))
+    return variant.board_additions(state)
+
+
+@dataclass(frozen=True, slots=True)
+class Focus:
+    """A part of the board to frame: ``kind`` is ``team`` (the pieces of a team's players),
+    ``player`` (a player's pieces) or ``kingdom`` (the circles of a player's kingdom, or their
+    pieces when they have none); ``name`` the team or the player."""
+
+    kind: str
+    name: str
+
+    KINDS = ("team", "player", "kingdom")
+
+    @classmethod
+    def parse(cls, text: "Focus | str") -> "Focus":
+        """``team:NAME``, ``player:NAME`` or ``kingdom:NAME`` (a bare name is a player's kingdom)."""
+        if isinstance(text, Focus):
+            return text
+        kind, sep, name = str(text).partition(":")
+        if not sep:
+            kind, name = "kingdom", kind
+        kind, name = kind.strip().lower(), name.strip()
+        if kind not in cls.KINDS or not name:
+            raise ValueError(f"a focus is team:NAME, player:NAME or kingdom:NAME, not {text!r}")
+        return cls(kind, name)
+
+
+def focus_region(state: GameState, additions: BoardAdditions, focus: "Focus | str", bounds) -> tuple[Region, str]:
+    """The region framing ``focus`` and the words naming it for the title (``kingdom of Ann``).
+
+    A team: every piece of its players, with a margin of two squares. A player: their pieces, the
+    same. A kingdom: every circle of the player's kingdom whole, with a margin of one square (a
+    player with no kingdom: their pieces). Raises ValueError naming what is missing."""
+    focus = Focus.parse(focus)
+    players = state.players
+    if focus.kind == "team":
+        wanted = focus.name.casefold()
+        names = sorted(name for name, player in players.items()
+                       if player.team is not None and player.team.casefold() == wanted)
+        teams = sorted({player.team for player in players.values() if player.team})
+        if not names:
+            known = f" (teams: {', '.join(teams)})" if teams else " (this game has no teams)"
+            raise ValueError(f"no player of this game is on a team named {focus.name!r}{known}")
+        team = players[names[0]].team
+        squares = [piece.square for name in names for piece in state.board.owned_by(name)]
+        if not squares:
+            raise ValueError(f"no player of team {team} has pieces on the board")
+        return _frame(squares, DEFAULT_MARGIN, bounds), f"team {team}"
+    name = _player_named(state, focus.name)
+    squares = [piece.square for piece in state.board.owned_by(name)]
+    if focus.kind == "kingdom":
+        circles = [k for k in additions.kingdoms if k.owner == name]
+        if circles:
+            corners = [(k.centre[0] + dx * k.radius, k.centre[1] + dy * k.radius) for k in circles
+                       for dx in (-1, 1) for dy in (-1, 1)]
+            return _frame(corners, 1, bounds), f"kingdom of {name}"
+    if not squares:
+        raise ValueError(f"{name} has no pieces on the board")
+    return _frame(squares, DEFAULT_MARGIN, bounds), f"{name}'s pieces"
+
+
+def _player_named(state: GameState, name: str) -> str:
+    if name in state.players:
+        return name
+    folded = [n for n in state.players if n.casefold() == name.casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    raise ValueError(f"no player named {name!r} in this game")
+
+
+def _frame(squares: Sequence[Square], margin: int, bounds) -> Region:
+    return framed_region([s[0] for s in squares], [s[1] for s in squares], margin, bounds)
+
+
+def _circle_squares(kingdom: Kingdom, region: Region) -> Iterable[Square]:
+    """The squares of ``kingdom`` (``dx^2 + dy^2 <= radius^2``) inside ``region``."""
+    (cx, cy), r = kingdom.centre, kingdom.radius
+    x0, y0, x1, y1 = region
+    for x in range(max(x0, cx - r), min(x1, cx + r) + 1):
+        reach = math.isqrt(r * r - (x - cx) ** 2)
+        for y in range(max(y0, cy - reach), min(y1, cy + reach) + 1):
+            yield x, y
+
+
+def _choose_region(state: GameState, bounds, region, center, radius, additions: BoardAdditions) -> Region:
     if region is not None:
         x0, y0, x1, y1 = (int(v) for v in region)
         return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
@@ -255,7 +379,7 @@ def _choose_region(state: GameState, bounds, region, center, radius) -> Region:
         r = 8 if radius is None else max(0, int(radius))
         return cx - r, cy - r, cx + r, cy + r
     box = state.board.bounding_box()
-    extra = list(state.implosions) + list(state.marked)
+    extra = [mark.square for mark in additions.marks]
     if box is None and not extra:
         if bounds is not None:
             (bx0, by0), (bx1, by1) = bounds
@@ -328,6 +452,35 @@ def _blend(base: RGB, tint: tuple[RGB, float]) -> RGB:
     return tuple(round(b * (1 - alpha) + c * alpha) for b, c in zip(base, colour))  # type: ignore[return-value]
 
 
+def _mean_tone(tones: Sequence[RGB]) -> RGB:
+    if not tones:
+        return NEUTRAL_RGB
+    return tuple(sum(t[c] for t in tones) // len(tones) for c in range(3))  # type: ignore[return-value]
+
+
+def _kingdom_tint(tones: Sequence[RGB]) -> RGB:
+    """The colour a kingdom tints its squares toward: its owner's colour, paled halfway to white."""
+    return _blend(_mean_tone(tones), ((255, 255, 255), 0.5))
+
+
+def _reaches(kingdom: Kingdom, region: Region) -> bool:
+    """Whether some square of ``kingdom`` lies inside ``region``."""
+    x0, y0, x1, y1 = region
+    (cx, cy), r = kingdom.centre, kingdom.radius
+    dx = max(x0 - cx, 0, cx - x1)
+    dy = max(y0 - cy, 0, cy - y1)
+    return dx * dx + dy * dy <= r * r
+
+
+def _fit_label(text: str, width: float, height: float) -> int | None:
+    """The largest type size (at most 40, at least 8) at which ``text`` fits the box, or None."""
+    for size in range(min(40, max(8, int(height * 1.25))), 7, -1):
+        mask = _text_mask(text, size, True)
+        if mask.width <= width and mask.height <= height:
+            return size
+    return None
+
+
 def _text_size(face, text: str) -> tuple[int, int]:
     box = face.getbbox(text)
     return box[2] - box[0], box[3] - box[1]
@@ -356,9 +509,10 @@ def _centred_text(draw: ImageDraw.ImageDraw, text: str, size: int, centre: tuple
 # ----------------------------------------------------------------------------- the legend
 @dataclass
 class _LegendItem:
-    kind: str                  # "player", "piece", "mark", "heading"
+    kind: str                  # "player", "piece", "mark", "token", "heading", "text"
     text: str
     payload: object = None
+    fit: bool = False          # the column widens to fit this text (the additions' longer words)
 
 
 class _Legend:
@@ -371,6 +525,10 @@ class _Legend:
         self.ROW = self.ICON + 7
         self.TEXT = max(14, min(18, round(scale * 0.4)))
         self.WIDTH = 150 + 8 * self.TEXT
+        fitted = [item.text for item in items if item.fit]
+        if fitted:
+            face = font(self.TEXT)
+            self.WIDTH = max(self.WIDTH, max(round(face.getlength(text)) for text in fitted) + self.ICON + 26)
         per_column = max(4, (height - 16) // self.ROW)
         self.columns = max(1, math.ceil(len(items) / per_column)) if items else 0
         self.per_column = per_column
@@ -381,11 +539,17 @@ class _Legend:
 # ----------------------------------------------------------------------------- the board
 class _BoardPainter:
     def __init__(self, ruleset: Ruleset, state: GameState, region: Region, bounds, colours: _PlayerColours,
-                 moves: list[tuple[Square | None, Square, bool]], highlight: frozenset[Square]) -> None:
+                 moves: list[tuple[Square | None, Square, bool]], highlight: frozenset[Square],
+                 additions: BoardAdditions = BoardAdditions(), caption: str = "") -> None:
         self.ruleset, self.state, self.region, self.bounds = ruleset, state, region, bounds
         self.colours, self.moves, self.highlight = colours, moves, highlight
+        self.additions, self.caption = additions, caption
         x0, y0, x1, y1 = region
         self.nx, self.ny = x1 - x0 + 1, y1 - y0 + 1
+        self.drawn_marks: list[tuple[Mark, Box]] = []
+        self.drawn_fading: list[tuple[Fading, Box]] = []
+        self.drawn_kingdoms: tuple[Kingdom, ...] = ()
+        self.base: dict[Square, RGB] = {}          # squares whose colour a kingdom tints
 
     # ------------------------------------------------------------------ sizes
     def _scale(self, legend_width: int) -> int:
@@ -457,14 +621,20 @@ class _BoardPainter:
                 box = self._draw_label(draw, label_face, text, cx, cy, bold_zero=(y == 0))
                 layout_labels.append(Label(text, "y", y, side, box))
 
+        focus = f" · {self.caption}" if self.caption else ""
         title = (f"{self.ruleset.title or self.ruleset.name} · {state_label(self.state)} · "
-                 f"x {x0}..{x1}, y {y0}..{y1}")
+                 f"x {x0}..{x1}, y {y0}..{y1}{focus}")
         if _text_size(title_face, title)[0] > width - left - 8:
-            title = f"{self.ruleset.name} · {state_label(self.state)} · x {x0}..{x1}, y {y0}..{y1}"
+            title = f"{self.ruleset.name} · {state_label(self.state)} · x {x0}..{x1}, y {y0}..{y1}{focus}"
         draw.text((left, 10), title, font=title_face, fill=_TEXT)
         self._paint_legend(draw, legend, (left + board_w + y_label_width + 12, title_height))
+        shift = lambda box: (box[0] + left, box[1] + top, box[2] + left, box[3] + top)  # noqa: E731
         layout = BoardLayout(region=self.region, scale=s, overview=False, board_box=board_box,
-                             labels=tuple(layout_labels))
+                             labels=tuple(layout_labels),
+                             marks=tuple((mark, shift(box)) for mark, box in self.drawn_marks),
+                             kingdoms=self.drawn_kingdoms,
+                             fading=tuple((fading, shift(box)) for fading, box in self.drawn_fading),
+                             focus=self.caption)
         return image, layout
 
     def _label_spacing(self, face, s: int) -> int:
@@ -535,8 +705,13 @@ class _BoardPainter:
                     marks["cargo"].add(piece.id)
         region = self.region
         inside = lambda sq: region[0] <= sq[0] <= region[2] and region[1] <= sq[1] <= region[3]  # noqa: E731
-        marks["implosion"] = {sq for sq in state.implosions if inside(sq)}
-        marks["hill"] = {sq for sq in state.marked if inside(sq)}
+        additions = self.additions
+        marks["implosion"] = {m.square for m in additions.marks if m.kind == "implosion" and inside(m.square)}
+        marks["hill"] = {m.square for m in additions.marks if m.kind == "hill" and inside(m.square)}
+        marks["token"] = {m for m in additions.marks if m.kind not in ("implosion", "hill") and inside(m.square)}
+        marks["kingdom"] = {k for k in additions.kingdoms if _reaches(k, region)}
+        marks["fading"] = {f for f in additions.fading if inside(f.square)}
+        marks["fading-last"] = {f for f in marks["fading"] if f.left <= 1}
         for origin, target, captured in self.moves:
             if (origin is not None and inside(origin)) or inside(target):
                 marks["capture" if captured else "move"].add((origin, target))
@@ -557,13 +732,16 @@ class _BoardPainter:
                 owners[piece.owner] += 1
                 kinds.add(piece.kind)
         items: list[_LegendItem] = []
-        players = sorted(o for o in owners if o is not None)
+        players = sorted({o for o in owners if o is not None} | {k.owner for k in marks.get("kingdom", ())})
         if players:
             items.append(_LegendItem("heading", "Players"))
             shown = players[:60]
             for name in shown:
                 self.colours.of(name)
-                items.append(_LegendItem("player", f"{name} ({self.colours.names.get(name, '?')})", name))
+                record = self.state.players.get(name)
+                team = f", {record.team}" if record is not None and record.team else ""
+                items.append(_LegendItem("player", f"{name} ({self.colours.names.get(name, '?')}{team})", name,
+                                         fit=bool(team)))
             if len(players) > len(shown):
                 items.append(_LegendItem("text", f"... and {len(players) - len(shown)} more"))
         if kinds:
@@ -578,10 +756,19 @@ class _BoardPainter:
             ("move", "last update's move"), ("capture", "last update's capture"), ("highlight", "highlighted"),
             ("rank0", "rank 0"), ("bounds", "outside the board"),
         ]
+        radii = sorted({k.radius for k in marks.get("kingdom", ())})
+        mark_texts[:0] = [("kingdom", "kingdom (radius " + " or ".join(map(str, radii)) + ")"),
+                          ("fading", "fading: updates left"),
+                          ("fading-last", "fading: its last update")]
         present = [(key, text) for key, text in mark_texts if marks.get(key)]
-        if present:
+        tokens: dict[tuple[str, str, str], Mark] = {}
+        for mark in sorted(marks.get("token", ()), key=lambda m: (m.kind, m.label, m.words, m.square)):
+            tokens.setdefault((mark.kind, mark.label, mark.words), mark)
+        if present or tokens:
             items.append(_LegendItem("heading", "Marks"))
-            items += [_LegendItem("mark", text, key) for key, text in present]
+            items += [_LegendItem("token", mark.words or mark.kind, mark, fit=True) for mark in tokens.values()]
+            items += [_LegendItem("mark", text, key, fit=key in ("kingdom", "fading", "fading-last"))
+                      for key, text in present]
         return items
 
     # ------------------------------------------------------------------ drawing the board
@@ -595,6 +782,11 @@ class _BoardPainter:
         if y == 0:
             colour = _blend(colour, _RANK0_TINT)
         return colour
+
+    def _base_colour(self, square: Square) -> RGB:
+        """A square's colour under the pieces: a kingdom's tint, or the board's own."""
+        colour = self.base.get(square)
+        return colour if colour is not None else self._square_colour(*square)
 
     def _paint_board(self, s: int, pieces: dict[Square, tuple[Piece, ...]], marks: dict[str, set]) -> Image.Image:
         x0, y0, x1, y1 = self.region
@@ -623,18 +815,23 @@ class _BoardPainter:
                     px = (x - x0) * s
                     draw.rectangle((px, py, px + s - 1, py + s - 1), fill=_DARK)
 
+        # kingdoms: each player's squares tinted with their colour, under everything else
+        kingdoms = self._kingdom_squares(marks)
+        if kingdoms:
+            self._paint_kingdoms(draw, kingdoms, square_box)
+
         # tinted squares: last move, implosions, the hill
         for origin, target in sorted(marks.get("move", set()) | marks.get("capture", set()), key=repr):
             for square, tint in ((origin, _FROM_TINT), (target, _TO_TINT)):
                 if square is not None and self._inside(square):
-                    self._tint(draw, square_box(square), self._square_colour(*square), tint)
+                    self._tint(draw, square_box(square), self._base_colour(square), tint)
         for square in marks.get("implosion", ()):
             box = square_box(square)
-            self._tint(draw, box, self._square_colour(*square), _IMPLOSION_TINT)
+            self._tint(draw, box, self._base_colour(square), _IMPLOSION_TINT)
             self._burst(draw, box)
         for square in marks.get("hill", ()):
             box = square_box(square)
-            self._tint(draw, box, self._square_colour(*square), _HILL_TINT)
+            self._tint(draw, box, self._base_colour(square), _HILL_TINT)
             star = font(max(8, int(s * 0.9)))
             draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "\u2605", font=star,
                       fill=(255, 240, 170), anchor="mm")
@@ -661,6 +858,15 @@ class _BoardPainter:
             width = max(3, s // 8)
             draw.rectangle((left - width // 2, top - width // 2, right + width // 2 - 1, bottom + width // 2 - 1),
                            outline=_BOUND_LINE, width=width)
+
+        if kingdoms:
+            self._paint_kingdom_edges(draw, kingdoms, square_box, s)
+
+        # marks on empty squares (power-ups): a token filling the square
+        for mark in sorted(marks.get("token", ()), key=lambda m: (m.square, m.kind)):
+            if mark.square not in pieces:
+                box = square_box(mark.square)
+                self.drawn_marks.append((mark, self._token(draw, box, mark, s)))
 
         for square in marks.get("highlight", ()):
             box = square_box(square)
@@ -694,7 +900,126 @@ class _BoardPainter:
         for origin, target in marks.get("capture", ()):
             if self._inside(target):
                 self._cross(draw, square_box(target), s)
+
+        # over the pieces: a mark under a piece as a small token in its corner; fading counters
+        for mark in sorted(marks.get("token", ()), key=lambda m: (m.square, m.kind)):
+            if mark.square in pieces:
+                x0b, y0b, x1b, y1b = square_box(mark.square)
+                d = max(10, round(s * 0.48))
+                self.drawn_marks.append((mark, self._token(draw, (x1b - d, y1b - d, x1b, y1b), mark, d)))
+        for fading in sorted(marks.get("fading", ()), key=lambda f: f.square):
+            self.drawn_fading.append((fading, self._fading_badge(draw, square_box(fading.square), fading, s)))
         return image
+
+    # ------------------------------------------------------------------ additions: kingdoms, tokens, fading
+    def _kingdom_squares(self, marks: dict[str, set]) -> dict[str, set[Square]]:
+        """Owner -> the squares of the region inside one of their kingdoms."""
+        kingdoms = sorted(marks.get("kingdom", ()), key=lambda k: (k.owner, k.centre))
+        self.drawn_kingdoms = tuple(kingdoms)
+        squares: dict[str, set[Square]] = {}
+        for kingdom in kingdoms:
+            squares.setdefault(kingdom.owner, set()).update(_circle_squares(kingdom, self.region))
+        return {owner: inside for owner, inside in squares.items() if inside}
+
+    def _paint_kingdoms(self, draw: ImageDraw.ImageDraw, kingdoms: dict[str, set[Square]], square_box) -> None:
+        """Each kingdom's squares tinted with its owner's colour, light enough for the pieces to stay
+        clear (kingdoms that overlap blend both colours)."""
+        owners: dict[Square, list[str]] = defaultdict(list)
+        for owner in sorted(kingdoms):
+            for square in kingdoms[owner]:
+                owners[square].append(owner)
+        for square, here in owners.items():
+            colour = self._square_colour(*square)
+            for owner in here:
+                colour = _blend(colour, (_kingdom_tint(self.colours.of(owner)), _KINGDOM_ALPHA))
+            self.base[square] = colour
+            box = square_box(square)
+            draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=colour)
+
+    def _paint_kingdom_edges(self, draw: ImageDraw.ImageDraw, kingdoms: dict[str, set[Square]], square_box,
+                             s: int) -> None:
+        """The edge of each kingdom: a band of the owner's colour inside it with a dark line on the
+        edge itself (so a white or yellow kingdom shows on light squares), not at the region's edge."""
+        x0, y0, x1, y1 = self.region
+        band = max(2, round(s * 0.09))
+        line = max(1, band // 2)
+        for owner in sorted(kingdoms):
+            inside = kingdoms[owner]
+            tones = self.colours.of(owner) or (NEUTRAL_RGB,)
+            tone = tones[0]
+            dark = tuple(round(c * 0.5) for c in _mean_tone(tones))
+            for square in inside:
+                x, y = square
+                bx0, by0, bx1, by1 = square_box(square)
+                for (dx, dy) in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                    nx_, ny_ = x + dx, y + dy
+                    if (nx_, ny_) in inside or not (x0 <= nx_ <= x1 and y0 <= ny_ <= y1):
+                        continue
+                    if dx == 1:
+                        draw.rectangle((bx1 - band - line, by0, bx1 - 1, by1 - 1), fill=tone)
+                        draw.rectangle((bx1 - line, by0, bx1 - 1, by1 - 1), fill=dark)
+                    elif dx == -1:
+                        draw.rectangle((bx0, by0, bx0 + band + line - 1, by1 - 1), fill=tone)
+                        draw.rectangle((bx0, by0, bx0 + line - 1, by1 - 1), fill=dark)
+                    elif dy == 1:
+                        draw.rectangle((bx0, by0, bx1 - 1, by0 + band + line - 1), fill=tone)
+                        draw.rectangle((bx0, by0, bx1 - 1, by0 + line - 1), fill=dark)
+                    else:
+                        draw.rectangle((bx0, by1 - band - line, bx1 - 1, by1 - 1), fill=tone)
+                        draw.rectangle((bx0, by1 - line, bx1 - 1, by1 - 1), fill=dark)
+
+    @staticmethod
+    def _token(draw: ImageDraw.ImageDraw, box: Box, mark: Mark, s: int) -> Box:
+        """A mark as a token filling ``box``: its kind's shape and colour (a circle for a new piece,
+        an arrow pointing up for an upgrade, a crown for king me, a rounded square for any other kind) and
+        its label; shapes and labels tell the kinds apart without colour. Returns the token's box."""
+        shape, fill = _TOKEN_STYLES.get(mark.kind, _TOKEN_DEFAULT)
+        x0, y0, x1, y1 = box
+        inset = max(1, round((x1 - x0) * 0.05))
+        l, t, r, b = x0 + inset, y0 + inset, x1 - 1 - inset, y1 - 1 - inset
+        w, h = r - l, b - t
+        cx = (l + r) / 2
+        edge = tuple(round(c * 0.45) for c in fill)
+        width = max(1, round(s / 22))
+        label_centre = ((l + r) / 2, (t + b) / 2)
+        room = 0.78
+        if shape == "circle":
+            draw.ellipse((l, t, r, b), fill=fill, outline=edge, width=width)
+            room = 0.8
+        elif shape == "arrow":
+            # an arrow pointing up: a wide head over a shaft, the label in the head
+            neck, half = t + h * 0.58, w * 0.2
+            draw.polygon([(cx, t), (r, neck), (cx + half, neck), (cx + half, b), (cx - half, b), (cx - half, neck),
+                          (l, neck)], fill=fill, outline=edge, width=width)
+            label_centre = (cx, t + h * 0.4)
+            room = 0.5
+        elif shape == "crown":
+            draw.polygon([(l, b), (l, t + h * 0.12), (l + w * 0.27, t + h * 0.42), (cx, t), (r - w * 0.27, t + h * 0.42),
+                          (r, t + h * 0.12), (r, b)], fill=fill, outline=edge, width=width)
+            label_centre = (cx, t + h * 0.68)
+        else:
+            draw.rounded_rectangle((l, t, r, b), radius=max(2, w // 5), fill=fill, outline=edge, width=width)
+        text = mark.label or mark.kind[:1].upper()
+        size = _fit_label(text, w * room, h * {"arrow": 0.3, "crown": 0.5}.get(shape, 0.62))
+        if size is None:
+            text = text[-1:]
+            size = _fit_label(text, w * room, h * 0.62) or 7
+        _centred_text(draw, text, size, label_centre, contrast_edge(fill))
+        return l, t, r + 1, b + 1
+
+    def _fading_badge(self, draw: ImageDraw.ImageDraw, box: Box, fading: Fading, s: int) -> Box:
+        """The updates a fading piece has left, on a badge at its square's top-left corner: amber, red
+        for its last update."""
+        x0, y0 = box[0], box[1]
+        text = str(fading.left)
+        d = max(12, round(s * (0.46 if len(text) == 1 else 0.54)))
+        last = fading.left <= 1
+        back = _FADING_LAST if last else _FADING
+        badge = (x0, y0, x0 + d - 1, y0 + d - 1)
+        draw.ellipse(badge, fill=back, outline=(0, 0, 0), width=max(1, d // 12))
+        size = max(8, round(d * (0.74 if len(text) == 1 else 0.56)))
+        _centred_text(draw, text, size, (x0 + d / 2, y0 + d / 2), contrast_edge(back))
+        return x0, y0, x0 + d, y0 + d
 
     def _inside(self, square: Square) -> bool:
         x0, y0, x1, y1 = self.region
@@ -848,6 +1173,9 @@ class _BoardPainter:
                 draw_piece(draw, icon, kind, fills)
             elif item.kind == "mark":
                 self._legend_mark(draw, icon, item.payload)  # type: ignore[arg-type]
+            elif item.kind == "token":
+                draw.rectangle((icon[0], icon[1], icon[2] - 1, icon[3] - 1), fill=_LIGHT)
+                self._token(draw, icon, item.payload, legend.ICON)  # type: ignore[arg-type]
             draw.text((text_x, mid), item.text, font=face, fill=_TEXT if item.kind != "text" else _MUTED, anchor="lm")
 
     def _legend_mark(self, draw: ImageDraw.ImageDraw, box: Box, key: str) -> None:
@@ -899,6 +1227,19 @@ class _BoardPainter:
         elif key == "bounds":
             draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=_OUTSIDE_LIGHT)
             draw.line((box[0] + s // 2, box[1], box[0] + s // 2, box[3]), fill=_BOUND_LINE, width=3)
+        elif key == "kingdom":
+            # a corner of a grey kingdom: tinted squares, its edge a band with a dark line
+            tone = (120, 120, 120)
+            draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1),
+                           fill=_blend(_LIGHT, (_kingdom_tint((tone,)), _KINGDOM_ALPHA)))
+            band = max(2, s // 10)
+            draw.rectangle((box[2] - band - 1, box[1], box[2] - 1, box[3] - 1), fill=tone)
+            draw.rectangle((box[0], box[1], box[2] - 1, box[1] + band), fill=tone)
+            draw.line((box[2] - 1, box[1], box[2] - 1, box[3] - 1), fill=(60, 60, 60))
+            draw.line((box[0], box[1], box[2] - 1, box[1]), fill=(60, 60, 60))
+        elif key in ("fading", "fading-last"):
+            draw_piece(draw, inner, pawn, sample)
+            self._fading_badge(draw, box, Fading((0, 0), "", 0, 1 if key == "fading-last" else 3, 0), s)
 
 
 # ----------------------------------------------------------------------------- the overview
@@ -948,8 +1289,13 @@ def _spans(values: list[int], lo: int, hi: int, side: int, gap: int) -> list[tup
 
 
 class _OverviewPainter:
-    def __init__(self, ruleset: Ruleset, state: GameState, region: Region, bounds, colours: _PlayerColours) -> None:
+    """The overview: pieces as dots on a grid of viewports. Of the additions it shows King of the Hill's
+    squares; kingdoms, fading counters and other marks are drawn when a viewport is asked for."""
+
+    def __init__(self, ruleset: Ruleset, state: GameState, region: Region, bounds, colours: _PlayerColours,
+                 additions: BoardAdditions = BoardAdditions(), caption: str = "") -> None:
         self.ruleset, self.state, self.region, self.bounds, self.colours = ruleset, state, region, bounds, colours
+        self.additions, self.caption = additions, caption
 
     def paint(self) -> tuple[Image.Image, BoardLayout]:
         x0, y0, x1, y1 = self.region
@@ -1051,7 +1397,7 @@ class _OverviewPainter:
         draw.rectangle((left - 1, top - 1, left + board_w, top + board_h), outline=_TEXT)
 
         # King of the Hill squares
-        for square in self.state.marked:
+        for square in (mark.square for mark in self.additions.marks if mark.kind == "hill"):
             c, r = _span_index(columns, square[0], column_starts), _span_index(rows, square[1], row_starts)
             if c is not None and r is not None:
                 cx, cy = cell_origin(c, r)
@@ -1123,8 +1469,9 @@ class _OverviewPainter:
         viewports = dict(sorted(viewports.items(), key=lambda item: (item[1][1], item[1][0])))
 
         example = next(iter(viewports), "A1")
+        focus = f" · {self.caption}" if self.caption else ""
         titles = (f"{self.ruleset.title or self.ruleset.name} · {state_label(self.state)} · overview of "
-                  f"x {x0}..{x1}, y {y0}..{y1} · {len(pieces):,} pieces",
+                  f"x {x0}..{x1}, y {y0}..{y1} · {len(pieces):,} pieces{focus}",
                   f"Too far apart for one board: ask for a viewport, named by its column letter and row "
                   f"number (such as {example}), to see its squares.")
         draw.text((left, 6), titles[0], font=bold_font(15), fill=_TEXT)
@@ -1132,7 +1479,8 @@ class _OverviewPainter:
         self._legend(draw, players, (left + board_w + right_w + 8, title_height + 4), height)
         layout = BoardLayout(region=self.region, scale=cell / widest, overview=True,
                              board_box=(left, top, left + board_w, top + board_h), labels=tuple(labels),
-                             viewports=viewports, columns=tuple(columns), rows=tuple(rows), cell=cell)
+                             viewports=viewports, columns=tuple(columns), rows=tuple(rows), cell=cell,
+                             focus=self.caption)
         return image, layout
 
     def _detailed_cell(self, draw: ImageDraw.ImageDraw, origin: tuple[int, int], column: tuple[int, int],

@@ -27,7 +27,8 @@ from PIL import Image, ImageDraw
 
 from bot.engine.model import format_amount, format_square
 from bot.engine.standings import Standing
-from bot.engine.variants import PanelEvent, StandingsPanel
+from bot.engine.variants import PanelEvent, PanelRow, StandingsPanel
+from bot.engine.variants.base import TeamTotal
 
 # the board's owner -> tones rule, so that a swatch always matches the player's pieces on the board
 # (a colour name the palette does not know gets the same spare colour in both images)
@@ -35,7 +36,8 @@ from .board import Rendered, _PlayerColours
 from .palette import PALETTES, contrast_edge
 from .sprites import bold_font, font as regular_font
 
-__all__ = ["HealthRow", "EventRow", "HealthLayout", "render_health_board", "MAX_SIDE"]
+__all__ = ["HealthRow", "EventRow", "TeamRow", "HealthLayout", "render_health_board", "shown_rows", "standings_lines",
+           "MAX_SIDE"]
 
 MAX_SIDE = 4096
 
@@ -56,9 +58,15 @@ SPARKLE_RGB = (255, 196, 40)
 BOLT_RGB = (245, 180, 0)
 EVENT_BG = (232, 240, 250)
 EVENT_EDGE = (120, 150, 190)
+WINNER_BG = (255, 236, 170)
+WINNER_EDGE = (200, 150, 20)
+TROPHY_RGB = (240, 180, 20)
+CALLER_RGB = (20, 90, 200)
+TEAM_RGB = (90, 90, 110)
 
-#: The symbols the engine writes after a balance (bot.engine.standings), in the order to look for them.
-SYMBOLS = ("💖", "❤️", "❤", "⚡")
+#: The symbols the engine writes in a line or a note (bot.engine.standings, the variants), in the
+#: order to look for them; they are drawn, since DejaVu Sans has none of them in colour.
+SYMBOLS = ("💖", "❤️", "❤", "⚡", "🏆")
 #: The bar's colour by the panel's currency (another currency draws as points)
 BAR_RGB = {"health": (214, 40, 70), "energy": (235, 170, 0), "points": (60, 110, 200)}
 
@@ -96,14 +104,34 @@ class EventRow:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamRow:
+    """A team's total under the rows (megachess): ``text`` as written, the bar of its points against
+    the leading team's."""
+
+    name: str
+    players: int
+    points: str
+    text: str
+    box: Box
+    bar_fraction: float
+
+
+@dataclass(frozen=True, slots=True)
 class HealthLayout:
     title: str
     subtitle: str
     rows: tuple[HealthRow, ...]
     events: tuple[EventRow, ...]
-    events_box: Box
+    events_box: Box | None                  # None: the game draws no events
     footer: tuple[str, ...]
     scale: float
+    teams: tuple[TeamRow, ...] = ()
+    result: str = ""                        # the banner of a game that is over ("Bob wins: ...")
+    result_box: Box | None = None
+    winners: tuple[str, ...] = ()           # the rows marked as winners
+    caller: str | None = None               # the row outlined as the caller's
+    hidden: int = 0                         # rows not shown (an endless game shows its top rows)
+    gap_box: Box | None = None              # where "... N more ..." stands between the top and the caller
 
     @property
     def lines(self) -> list[str]:
@@ -154,6 +182,25 @@ def draw_heart(draw: ImageDraw.ImageDraw, box: Box, sparkling: bool) -> None:
             draw.polygon(star, fill=SPARKLE_RGB, outline=(150, 100, 0), width=max(1, round(size / 16)))
 
 
+def draw_trophy(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """A gold cup with two handles on a stem and a base, for 🏆 (a winner)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    edge = (120, 80, 0)
+    line = max(1, round(w / 12))
+    handle = max(1, round(w / 10))
+    draw.ellipse((x0 + 0.02 * w, y0 + 0.08 * h, x0 + 0.36 * w, y0 + 0.48 * h), outline=edge, width=handle + line)
+    draw.ellipse((x0 + 0.64 * w, y0 + 0.08 * h, x0 + 0.98 * w, y0 + 0.48 * h), outline=edge, width=handle + line)
+    draw.pieslice((x0 + 0.18 * w, y0 - 0.42 * h, x0 + 0.82 * w, y0 + 0.66 * h), 0, 180, fill=TROPHY_RGB, outline=edge,
+                  width=line)
+    draw.rectangle((x0 + 0.18 * w, y0 + 0.08 * h, x0 + 0.82 * w, y0 + 0.14 * h), fill=TROPHY_RGB)
+    draw.line((x0 + 0.18 * w, y0 + 0.08 * h, x0 + 0.82 * w, y0 + 0.08 * h), fill=edge, width=line)
+    draw.rectangle((x0 + 0.44 * w, y0 + 0.64 * h, x0 + 0.56 * w, y0 + 0.82 * h), fill=TROPHY_RGB, outline=edge,
+                   width=line)
+    draw.rectangle((x0 + 0.26 * w, y0 + 0.82 * h, x0 + 0.74 * w, y0 + 0.98 * h), fill=TROPHY_RGB, outline=edge,
+                   width=line)
+
+
 def draw_bolt(draw: ImageDraw.ImageDraw, box: Box) -> None:
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
@@ -177,6 +224,8 @@ def _draw_symbol(image: Image.Image, symbol: str, box: Box) -> None:
     inner = (mx * k, my * k, (mx + w) * k, (my + h) * k)
     if symbol == "⚡":
         draw_bolt(draw, inner)
+    elif symbol == "🏆":
+        draw_trophy(draw, inner)
     else:
         draw_heart(draw, inner, sparkling=symbol == "💖")
     small = big.resize((w + 2 * mx, h + 2 * my), Image.Resampling.LANCZOS)
@@ -201,22 +250,85 @@ def _draw_swatch(draw: ImageDraw.ImageDraw, box: Box, tones: tuple[RGB, ...]) ->
 
 
 # ----------------------------------------------------------------------------- the board
-def render_health_board(panel: StandingsPanel, state, *, game_title: str, palette: str = "default") -> Rendered:
+def shown_rows(panel: StandingsPanel, caller: str | None = None) -> tuple[tuple[PanelRow, ...], PanelRow | None, int]:
+    """What the standings show of ``panel``: its rows, or for an endless game (``panel.shown``) the
+    first ``panel.shown`` rows; then the caller's own row when it is not among them (None
+    otherwise); and how many rows are left out."""
+    rows = panel.rows
+    if panel.shown is None or len(rows) <= panel.shown:
+        return rows, None, 0
+    top = rows[:panel.shown]
+    own = panel.row_of(caller) if caller is not None else None
+    if own is not None and own in top:
+        own = None
+    return top, own, len(rows) - len(top) - (1 if own is not None else 0)
+
+
+def _team_words(team: TeamTotal, currency: str) -> str:
+    return (f"{team.name}: {format_amount(team.points)} {currency} · {team.players} "
+            f"player{'s' if team.players != 1 else ''}")
+
+
+def standings_lines(panel: StandingsPanel, caller: str | None = None) -> list[str]:
+    """The standings as text, what the image shows: the rows shown (for an endless game the top
+    ``panel.shown`` and ``caller``'s own row, with how many are left out), each team's total, and
+    how a finished game ended. For a game with neither, exactly ``panel.lines``."""
+    top, own, hidden = shown_rows(panel, caller)
+    lines = [row.line for row in top]
+    if own is not None:
+        between = panel.rows.index(own) - len(top)
+        if between:
+            lines.append(f"... {between} more ...")
+        lines.append(own.line)
+        after = hidden - between
+    else:
+        after = hidden
+    if after:
+        lines.append(f"... and {after} more")
+    lines += [_team_words(team, panel.currency) for team in panel.teams]
+    if panel.result:
+        lines.append(f"🏆 {panel.result}" if panel.winners else panel.result)
+    return lines
+
+
+# ----------------------------------------------------------------------------- the board
+def render_health_board(panel: StandingsPanel, state, *, game_title: str, palette: str = "default",
+                        caller: str | None = None) -> Rendered:
     """The health board of ``state`` as a PNG, with its :class:`HealthLayout`.
 
     ``panel``: the variant's ``standings_panel(state)``; ``state``: for the players' colours and the
-    update; ``game_title``: the ruleset's title, shown under the panel's title."""
+    update; ``game_title``: the ruleset's title, shown under the panel's title. ``caller``: the
+    player asking (``/health``): their row is outlined, and an endless game's board (``panel.shown``)
+    shows their row after the top ones when they are not among them."""
     if palette not in PALETTES:
         raise ValueError(f"unknown palette {palette!r}: choose one of {', '.join(PALETTES)}")
     after = state.update - 1
     subtitle = (f"{game_title} · after update {after} · orders now for update {state.update}"
                 if after >= 1 else f"{game_title} · before update {state.update}")
-
+    entries = _entries(panel, caller)
     for scale in (1.0, 0.85, 0.7, 0.6, 0.5, 0.42, 0.35, 0.3, 0.25):
-        plan = _plan(panel, scale)
+        plan = _plan(panel, entries, scale)
         if plan["width"] <= MAX_SIDE and plan["height"] <= MAX_SIDE:
             break
-    return _draw(panel, state, plan, subtitle, palette)
+    return _draw(panel, entries, state, plan, subtitle, palette, caller)
+
+
+def _entries(panel: StandingsPanel, caller: str | None) -> list[tuple[int, str]]:
+    """The image's rows in order: ``(index in panel.rows, "")`` for a row, ``(-1, words)`` for the
+    line standing for the rows left out."""
+    top, own, hidden = shown_rows(panel, caller)
+    entries = [(index, "") for index in range(len(top))]
+    after = hidden
+    if own is not None:
+        at = panel.rows.index(own)
+        between = at - len(top)
+        if between:
+            entries.append((-1, f"⋯ {between} more ⋯"))
+        entries.append((at, ""))
+        after = hidden - between
+    if after:
+        entries.append((-1, f"⋯ and {after} more"))
+    return entries
 
 
 def _line_width(row: Standing, line: str, size: int) -> int:
@@ -225,6 +337,13 @@ def _line_width(row: Standing, line: str, size: int) -> int:
     prefix = f"{row.rank}. {row.name}" if before.startswith(f"{row.rank}. {row.name}") else ""
     width = _width(prefix, size, True) + _width(before[len(prefix):], size) + _width(after, size)
     return width + (round(size * 0.95) if symbol else 0) + 2
+
+
+def _note_width(note: str, size: int) -> int:
+    before, symbol, after = _split_symbol(note)
+    if symbol is None:
+        return _width(note, size)
+    return _width(before, size) + round(size * 0.95) + _width(after, size)
 
 
 def _event_words(event: PanelEvent) -> tuple[str, str]:
@@ -245,8 +364,9 @@ def _event_width(event: PanelEvent, s: float) -> int:
     return width + (_width(f" · {sentence}", round(15 * s)) if sentence else 0)
 
 
-def _plan(panel: StandingsPanel, scale: float) -> dict:
-    table = [row.standing for row in panel.rows]
+def _plan(panel: StandingsPanel, entries: list[tuple[int, str]], scale: float) -> dict:
+    shown = [panel.rows[index] for index, _ in entries if index >= 0]
+    table = [row.standing for row in shown]
     events, next_draw = panel.events, panel.next_event_draw
     s = scale
     text_size = max(8, round(20 * s))
@@ -254,35 +374,60 @@ def _plan(panel: StandingsPanel, scale: float) -> dict:
     pad = max(6, round(16 * s))
     swatch = max(8, round(28 * s))
     symbol_w = round(text_size * 1.1)
-    text_w = max([_line_width(row.standing, row.line, text_size) for row in panel.rows] + [round(300 * s)])
+    text_w = max([_line_width(row.standing, row.line, text_size) for row in shown] + [round(300 * s)])
     bar_w = round(170 * s)
     value_w = _width("00000", text_size)
     captured_w = max([_width(format_amount(r.captured), text_size) for r in table] + [_width("Captured", round(15 * s), True)])
-    regen_w = max([_width(row.note, text_size) for row in panel.rows] + [_width("Regen", round(15 * s), True)])
+    regen_w = max([_note_width(row.note, text_size) for row in shown] + [_width(panel.note_heading, round(15 * s), True)])
     gap = round(24 * s)
     column_w = pad + swatch + gap // 2 + text_w + gap + bar_w + 6 + value_w + gap + captured_w + gap + regen_w + pad
-    header_h = round(92 * s)
+    banner_h = round(52 * s) if panel.result else 0
+    header_h = round(92 * s) + banner_h
     column_head_h = round(26 * s)
     event_line = round(30 * s)
-    events_h = pad // 2 + round(30 * s) + max(1, len(events)) * event_line + (event_line if next_draw else 0) + pad // 2
+    events_h = (pad // 2 + round(30 * s) + max(1, len(events)) * event_line + (event_line if next_draw else 0)
+                + pad // 2) if panel.draws_events else 0
+    teams_h = (pad // 2 + round(30 * s) + len(panel.teams) * event_line + pad // 2 + pad) if panel.teams else 0
     footer_h = round(36 * s)
-    available = MAX_SIDE - header_h - column_head_h - events_h - footer_h - 2 * pad
+    available = MAX_SIDE - header_h - column_head_h - events_h - teams_h - footer_h - 2 * pad
     per_column = max(1, available // row_h)
-    columns = max(1, -(-len(table) // per_column)) if table else 1
-    if table:
-        per_column = -(-len(table) // columns)        # balanced columns, the last one no longer
-    rows_shown = min(len(table), per_column) if table else 1
+    count = len(entries)
+    columns = max(1, -(-count // per_column)) if count else 1
+    if count:
+        per_column = -(-count // columns)        # balanced columns, the last one no longer
+    rows_shown = min(count, per_column) if count else 1
     widest_event = max([_event_width(event, s) for event in events] + [0])
-    width = max(pad * 2 + columns * column_w + (columns - 1) * gap, round(720 * s), widest_event + 4 * pad)
-    height = header_h + column_head_h + rows_shown * row_h + pad + events_h + footer_h + pad
+    widest_team = max([_width(_team_words(team, panel.currency), round(17 * s), True) + bar_w + 2 * gap
+                       for team in panel.teams] + [0])
+    widest_result = _width(panel.result, round(19 * s), True) + round(60 * s) if panel.result else 0
+    width = max(pad * 2 + columns * column_w + (columns - 1) * gap, round(720 * s), widest_event + 4 * pad,
+                widest_team + 4 * pad, widest_result + 4 * pad)
+    height = header_h + column_head_h + rows_shown * row_h + pad + events_h + teams_h + footer_h + pad
     return dict(scale=s, text_size=text_size, row_h=row_h, pad=pad, swatch=swatch, symbol_w=symbol_w,
                 text_w=text_w, bar_w=bar_w, value_w=value_w, captured_w=captured_w, regen_w=regen_w, gap=gap,
-                column_w=column_w, header_h=header_h, column_head_h=column_head_h, event_line=event_line,
-                events_h=events_h, footer_h=footer_h, per_column=per_column, columns=columns,
-                rows_shown=rows_shown, width=width, height=height)
+                column_w=column_w, header_h=header_h, banner_h=banner_h, column_head_h=column_head_h,
+                event_line=event_line, events_h=events_h, teams_h=teams_h, footer_h=footer_h,
+                per_column=per_column, columns=columns, rows_shown=rows_shown, width=width, height=height)
 
 
-def _draw(panel: StandingsPanel, state, p: dict, subtitle: str, palette: str) -> Rendered:
+def _draw_with_symbol(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, xy: tuple[int, int], cy: float,
+                      size: int, fill: RGB) -> int:
+    """``text`` at ``xy`` with its symbol (🏆, a heart, ...) drawn in place; the x after it."""
+    x, ty = xy
+    before, symbol, after = _split_symbol(text)
+    draw.text((x, ty), before, font=_font(size), fill=fill)
+    x += _width(before, size)
+    if symbol is not None:
+        icon = round(size * 0.95)
+        _draw_symbol(image, symbol, (x, round(cy - icon / 2), x + icon, round(cy - icon / 2) + icon))
+        x += icon
+        draw.text((x, ty), after, font=_font(size), fill=fill)
+        x += _width(after, size)
+    return x
+
+
+def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict, subtitle: str, palette: str,
+          caller: str | None) -> Rendered:
     s = p["scale"]
     title, currency = panel.title, panel.currency
     table = [row.standing for row in panel.rows]
@@ -294,28 +439,55 @@ def _draw(panel: StandingsPanel, state, p: dict, subtitle: str, palette: str) ->
     draw.text((pad, round(14 * s)), title, font=_font(round(32 * s), True), fill=TEXT_RGB)
     draw.text((pad, round(56 * s)), subtitle, font=_font(round(17 * s)), fill=MUTED_RGB)
 
+    # a game that is over: who won and why, on a gold banner
+    result_box = None
+    if panel.result:
+        by = round(88 * s)
+        result_box = (pad, by, p["width"] - pad, by + p["banner_h"] - round(8 * s))
+        draw.rounded_rectangle(result_box, radius=max(3, round(8 * s)), fill=WINNER_BG, outline=WINNER_EDGE,
+                               width=max(1, round(2 * s)))
+        icon = round(26 * s)
+        mid = (result_box[1] + result_box[3]) / 2
+        x = pad + round(12 * s)
+        if panel.winners:
+            _draw_symbol(image, "🏆", (x, round(mid - icon / 2), x + icon, round(mid - icon / 2) + icon))
+            x += icon + round(10 * s)
+        size = round(19 * s)
+        draw.text((x, round(mid - size * 0.62)), panel.result, font=_font(size, True), fill=TEXT_RGB)
+
     head_size = max(8, round(15 * s))
     top = p["header_h"]
     best = max([row.balance for row in table] + [Fraction(1)])
+    winners = set(panel.winners)
     rows: list[HealthRow] = []
+    gap_box = None
     for column in range(p["columns"]):
         left = pad + column * (p["column_w"] + gap)
         x_text = left + pad + p["swatch"] + gap // 2
         x_bar = x_text + p["text_w"] + gap
         x_captured = x_bar + p["bar_w"] + 6 + p["value_w"] + gap
         x_regen = x_captured + p["captured_w"] + gap
-        for x, words in ((x_text, "Standing: score --- balance"), (x_bar, currency.capitalize()),
-                         (x_captured, "Captured"), (x_regen, "Regen")):
+        for x, words in ((x_text, panel.line_heading), (x_bar, currency.capitalize()),
+                         (x_captured, "Captured"), (x_regen, panel.note_heading)):
             draw.text((x, top), words, font=_font(head_size, True), fill=HEADER_RGB)
         first = column * p["per_column"]
-        for offset, row in enumerate(table[first:first + p["per_column"]]):
-            index = first + offset
-            line, regen, alarm = panel.rows[index].line, panel.rows[index].note, panel.rows[index].alarm
+        for offset, (index, words) in enumerate(entries[first:first + p["per_column"]]):
             y0 = top + p["column_head_h"] + offset * p["row_h"]
             box = (left, y0, left + p["column_w"], y0 + p["row_h"])
-            if index % 2 == 0:
-                draw.rectangle(box, fill=ROW_SHADE)
             cy = y0 + p["row_h"] / 2
+            if index < 0:
+                # the rows left out of an endless game's board
+                draw.text((x_text, round(cy - ts * 0.62)), words, font=_font(ts), fill=MUTED_RGB)
+                gap_box = gap_box or box
+                continue
+            row = table[index]
+            line, regen, alarm = panel.rows[index].line, panel.rows[index].note, panel.rows[index].alarm
+            if row.name in winners:
+                draw.rectangle(box, fill=WINNER_BG)
+            elif index % 2 == 0:
+                draw.rectangle(box, fill=ROW_SHADE)
+            if caller is not None and row.name == caller:
+                draw.rectangle(box, outline=CALLER_RGB, width=max(2, round(3 * s)))
             sw = p["swatch"]
             swatch_box = (left + pad, round(cy - sw / 2), left + pad + sw, round(cy - sw / 2) + sw)
             _draw_swatch(draw, swatch_box, colours.of(row.name))
@@ -339,6 +511,11 @@ def _draw(panel: StandingsPanel, state, p: dict, subtitle: str, palette: str) ->
                 x += size
                 draw.text((x, ty), after, font=_font(ts), fill=NO_KING_RGB if "No King" in after else TEXT_RGB)
                 x += _width(after, ts)
+            elif "No King" in before:
+                # a line with no symbol (megachess): "No King" in red all the same
+                at = line.index("No King")
+                tail_x = x_text + _width(prefix, ts, True) + _width(before[len(prefix):at], ts)
+                draw.text((tail_x, ty), line[at:], font=_font(ts), fill=NO_KING_RGB)
             text_box = (x_text, ty, x, ty + round(ts * 1.25))
 
             bar_h = max(6, round(p["row_h"] * 0.38))
@@ -352,8 +529,11 @@ def _draw(panel: StandingsPanel, state, p: dict, subtitle: str, palette: str) ->
                 draw.rectangle((bar_box[0], bar_box[1], filled, bar_box[3]), fill=colour, outline=BAR_EDGE)
             draw.text((bar_box[2] + 6, ty), format_amount(row.balance), font=_font(ts, True), fill=TEXT_RGB)
             draw.text((x_captured, ty), format_amount(row.captured), font=_font(ts), fill=TEXT_RGB)
-            draw.text((x_regen, ty), regen, font=_font(ts),
-                      fill=NO_KING_RGB if alarm else TEXT_RGB)
+            if _split_symbol(regen)[1] is None:
+                draw.text((x_regen, ty), regen, font=_font(ts),
+                          fill=NO_KING_RGB if alarm else TEXT_RGB)
+            else:
+                _draw_with_symbol(image, draw, regen, (x_regen, ty), cy, ts, NO_KING_RGB if alarm else TEXT_RGB)
             rows.append(HealthRow(row.rank, row.name, row.colour, line, box, text_box, swatch_box, symbol,
                                   symbol_box, bar_box, fraction, format_amount(row.balance),
                                   format_amount(row.score), format_amount(row.captured), regen, row.has_king))
@@ -363,43 +543,78 @@ def _draw(panel: StandingsPanel, state, p: dict, subtitle: str, palette: str) ->
 
     # events
     ey = top + p["column_head_h"] + p["rows_shown"] * p["row_h"] + pad
-    events_box = (pad, ey, p["width"] - pad, ey + p["events_h"])
-    draw.rounded_rectangle(events_box, radius=max(3, round(8 * s)), fill=EVENT_BG, outline=EVENT_EDGE)
-    draw.text((pad * 2, ey + pad // 2), "Active events", font=_font(round(19 * s), True), fill=TEXT_RGB)
-    y = ey + pad // 2 + round(30 * s)
+    events_box = None
     event_layout: list[EventRow] = []
-    for event in events:
-        name, started, left, ends = event.name, event.started, event.left, event.ends
-        status, sentence = _event_words(event)
-        text = f"{name}: {status}"
-        draw.text((pad * 2, y), name, font=_font(round(17 * s), True), fill=TEXT_RGB)
-        nx = pad * 2 + _width(name, round(17 * s), True)
-        draw.text((nx, y), f" · {status}", font=_font(round(17 * s), True), fill=(30, 70, 140))
-        nx += _width(f" · {status}", round(17 * s), True)
-        if sentence:
-            draw.text((nx, y + round(1 * s)), f" · {sentence}", font=_font(round(15 * s)), fill=MUTED_RGB)
-        event_layout.append(EventRow(name, started, left, ends, text,
-                                     (pad, y, p["width"] - pad, y + p["event_line"])))
-        y += p["event_line"]
-    if not events:
-        draw.text((pad * 2, y), "No event is active.", font=_font(round(17 * s)), fill=MUTED_RGB)
-        y += p["event_line"]
-    if next_draw is not None:
-        if next_draw == state.update:
-            words = f"A new event is drawn at the end of update {next_draw} (in force from update {next_draw + 1})."
-        else:
-            words = f"Next event drawn in update {next_draw} (in force from update {next_draw + 1})."
-        draw.text((pad * 2, y), words, font=_font(round(15 * s)), fill=MUTED_RGB)
+    if panel.draws_events:
+        events_box = (pad, ey, p["width"] - pad, ey + p["events_h"])
+        draw.rounded_rectangle(events_box, radius=max(3, round(8 * s)), fill=EVENT_BG, outline=EVENT_EDGE)
+        draw.text((pad * 2, ey + pad // 2), "Active events", font=_font(round(19 * s), True), fill=TEXT_RGB)
+        y = ey + pad // 2 + round(30 * s)
+        for event in events:
+            name, started, left, ends = event.name, event.started, event.left, event.ends
+            status, sentence = _event_words(event)
+            text = f"{name}: {status}"
+            draw.text((pad * 2, y), name, font=_font(round(17 * s), True), fill=TEXT_RGB)
+            nx = pad * 2 + _width(name, round(17 * s), True)
+            draw.text((nx, y), f" · {status}", font=_font(round(17 * s), True), fill=(30, 70, 140))
+            nx += _width(f" · {status}", round(17 * s), True)
+            if sentence:
+                draw.text((nx, y + round(1 * s)), f" · {sentence}", font=_font(round(15 * s)), fill=MUTED_RGB)
+            event_layout.append(EventRow(name, started, left, ends, text,
+                                         (pad, y, p["width"] - pad, y + p["event_line"])))
+            y += p["event_line"]
+        if not events:
+            draw.text((pad * 2, y), "No event is active.", font=_font(round(17 * s)), fill=MUTED_RGB)
+            y += p["event_line"]
+        if next_draw is not None:
+            if next_draw == state.update:
+                words = f"A new event is drawn at the end of update {next_draw} (in force from update {next_draw + 1})."
+            else:
+                words = f"Next event drawn in update {next_draw} (in force from update {next_draw + 1})."
+            draw.text((pad * 2, y), words, font=_font(round(15 * s)), fill=MUTED_RGB)
+        below = events_box[3]
+    else:
+        below = ey - pad
 
-    # footer: what the symbols mean
-    fy = events_box[3] + round(10 * s)
+    # teams: each team's total, with a bar against the leading team's
+    team_layout: list[TeamRow] = []
+    if panel.teams:
+        ty0 = below + pad
+        teams_box = (pad, ty0, p["width"] - pad, ty0 + p["teams_h"] - pad)
+        draw.rounded_rectangle(teams_box, radius=max(3, round(8 * s)), fill=(238, 238, 244), outline=(150, 150, 170))
+        draw.text((pad * 2, ty0 + pad // 2), "Teams", font=_font(round(19 * s), True), fill=TEXT_RGB)
+        y = ty0 + pad // 2 + round(30 * s)
+        lead = max([team.points for team in panel.teams] + [Fraction(1)])
+        size = round(17 * s)
+        label_w = max(_width(_team_words(team, currency), size, True) for team in panel.teams)
+        for team in panel.teams:
+            words = _team_words(team, currency)
+            draw.text((pad * 2, y), words, font=_font(size, True), fill=TEAM_RGB)
+            bx = pad * 2 + label_w + gap
+            bar = (bx, y + round(4 * s), bx + p["bar_w"], y + round(4 * s) + max(6, round(14 * s)))
+            fraction = min(1.0, float(max(Fraction(0), team.points) / lead)) if lead > 0 else 0.0
+            draw.rectangle(bar, fill=BAR_TRACK, outline=BAR_EDGE)
+            if fraction > 0:
+                draw.rectangle((bar[0], bar[1], bar[0] + max(2, round((bar[2] - bar[0]) * fraction)), bar[3]),
+                               fill=BAR_RGB.get(currency, BAR_RGB["points"]), outline=BAR_EDGE)
+            team_layout.append(TeamRow(team.name, team.players, format_amount(team.points), words,
+                                       (pad, y, p["width"] - pad, y + p["event_line"]), fraction))
+            y += p["event_line"]
+        below = teams_box[3]
+
+    # footer: what the symbols mean (a symbol the board does not draw is written)
+    fy = below + round(10 * s)
     footer: list[str] = []
     x = pad
     fs = round(15 * s)
     size = round(fs * 1.1)
     for symbol, words in panel.legend:
-        _draw_symbol(image, symbol, (x, fy, x + size, fy + size))
-        x += size + round(6 * s)
+        if symbol in SYMBOLS:
+            _draw_symbol(image, symbol, (x, fy, x + size, fy + size))
+            x += size + round(6 * s)
+        else:
+            draw.text((x, fy), symbol, font=_font(fs, True), fill=TEXT_RGB)
+            x += _width(symbol, fs, True) + round(6 * s)
         draw.text((x, fy), words, font=_font(fs), fill=MUTED_RGB)
         x += _width(words, fs) + round(24 * s)
         footer.append(f"{symbol} {words}")
@@ -411,5 +626,10 @@ def _draw(panel: StandingsPanel, state, p: dict, subtitle: str, palette: str) ->
 
     buffer = BytesIO()
     image.save(buffer, format="PNG", optimize=True)
-    layout = HealthLayout(title, subtitle, tuple(rows), tuple(event_layout), events_box, tuple(footer), s)
+    hidden = shown_rows(panel, caller)[2]
+    layout = HealthLayout(title, subtitle, tuple(rows), tuple(event_layout), events_box, tuple(footer), s,
+                          teams=tuple(team_layout), result=panel.result, result_box=result_box,
+                          winners=tuple(r.name for r in rows if r.name in winners),
+                          caller=caller if any(r.name == caller for r in rows) else None, hidden=hidden,
+                          gap_box=gap_box)
     return Rendered(buffer.getvalue(), layout, p["width"], p["height"])

@@ -119,3 +119,42 @@ def test_bad_piece_sheet_requests_exit_2(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:      # argparse: --out is required
         main(["render", str(SCENARIO)])
     assert exit_info.value.code == 2
+
+
+MEGACHESS = ROOT / "tests" / "scenarios" / "megachess" / "kingdom-times-to-live.toml"
+
+
+def test_focus_frames_a_kingdom(tmp_path, capsys):
+    """Ann's king on (0,0), kingdom radius 16: the frame is x and y -17..17."""
+    out = tmp_path / "kingdom.png"
+    assert main(["render", str(MEGACHESS), "--focus=kingdom:Ann", "--out", str(out)]) == 0
+    whole = tmp_path / "whole.png"
+    assert main(["render", str(MEGACHESS), "--out", str(whole)]) == 0
+    assert _png(out).size != _png(whole).size
+    assert main(["render", str(MEGACHESS), "--focus=kingdom:Zed", "--out", str(tmp_path / "x.png")]) == 2
+    assert "no player named 'Zed'" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_health_with_a_caller_prints_what_the_caller_sees(tmp_path):
+    from bot.engine.variants import variant_for
+    from bot.render.healthboard import standings_lines
+
+    out = tmp_path / "health.png"
+    result = _run(str(MEGACHESS), "--health", "--caller=Cid", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    scenario = load_scenario(MEGACHESS)
+    panel = variant_for(scenario.ruleset).standings_panel(scenario.state)
+    assert result.stdout.splitlines() == standings_lines(panel, "Cid")
+    assert result.stdout.splitlines()[-2:] == ["alabaster: 0 points · 1 player", "brushed metal: 0 points · 1 player"]
+    _png(out)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--focus=kingdom:Ann", "--region=0,0,4,4"], "either --focus"),
+    (["--health", "--focus=team:alabaster"], "--focus apply to a board"),
+    (["--caller=Ann"], "--caller applies to the health board"),
+])
+def test_focus_and_caller_go_with_their_images(tmp_path, capsys, argv, words):
+    assert main(["render", str(MEGACHESS), *argv, "--out", str(tmp_path / "x.png")]) == 2
+    assert words in capsys.readouterr().err
