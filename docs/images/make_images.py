@@ -11,6 +11,14 @@ board-sandbox.png    a corner of the bounded sandbox board: bounds and the squar
 overview.png         100,000 pieces in 100 armies over two million squares each way: the overview
 healthboard.png      a neisg health board: kings and a kingless player, two events running
 pieces-neisg.png     the neisg piece sheet: every kind with its movement diagram
+board-arena.png      a Chess Arena round: four armies, the four power-ups (new knight, new queen,
+                     upgrade, king me)
+board-arena-colourblind.png  the same in the colour-blind-safe palette
+healthboard-arena.png        the arena's points board of a finished game: the winner's banner and row
+board-megachess.png  a megachess game framed on one player's kingdom (focus="kingdom:Cid"): kingdoms
+                     in their owners' colours, fading pieces with the updates they have left
+healthboard-megachess.png    megachess standings of 30 players as Quinn asks: the top 20, Quinn's
+                     own row, each team's total
 """
 
 from __future__ import annotations
@@ -116,17 +124,24 @@ def armies(count: int = 100_000, armies: int = 100, spread: int = 1_000_000, see
     return ruleset, GameState.build(ruleset, pieces, players, update=120)
 
 
-def main() -> None:
-    ruleset, state, moves = small_game()
-    (HERE / "board-small.png").write_bytes(render_board(ruleset, state, last_moves=moves).png)
-    (HERE / "board-colourblind.png").write_bytes(
-        render_board(ruleset, state, last_moves=moves, palette="colourblind").png)
-    ruleset, state, moves = states_game()
-    (HERE / "board-states.png").write_bytes(render_board(ruleset, state, last_moves=moves).png)
-    ruleset, state = sandbox_corner()
-    (HERE / "board-sandbox.png").write_bytes(render_board(ruleset, state).png)
-    ruleset, state = armies()
-    (HERE / "overview.png").write_bytes(render_board(ruleset, state).png)
+def boards() -> dict:
+    """board-small.png, board-colourblind.png, board-states.png, board-sandbox.png, overview.png:
+    file name -> a function drawing its PNG bytes."""
+    def small(palette="default"):
+        ruleset, state, moves = small_game()
+        return render_board(ruleset, state, last_moves=moves, palette=palette).png
+
+    def states():
+        ruleset, state, moves = states_game()
+        return render_board(ruleset, state, last_moves=moves).png
+
+    return {
+        "board-small.png": small,
+        "board-colourblind.png": lambda: small("colourblind"),
+        "board-states.png": states,
+        "board-sandbox.png": lambda: render_board(*sandbox_corner()).png,
+        "overview.png": lambda: render_board(*armies()).png,
+    }
 
 
 # ----------------------------------------------------------------------------- health board, piece sheet
@@ -157,19 +172,114 @@ def health_board_game():
     return ruleset, state
 
 
-def make_health_board_and_piece_sheet() -> None:
+def health_board_and_piece_sheet() -> dict:
     """healthboard.png (the neisg health board) and pieces-neisg.png (the neisg piece sheet)."""
     from bot.render.diagrams import render_piece_sheet
+
+    return {
+        "healthboard.png": lambda: _health(*health_board_game()),
+        "pieces-neisg.png": lambda: render_piece_sheet(load_preset("neisg")).png,
+    }
+
+
+def _health(ruleset, state, caller=None) -> bytes:
     from bot.engine.variants import variant_for
     from bot.render.healthboard import render_health_board
 
-    ruleset, state = health_board_game()
     variant = variant_for(ruleset)
-    (HERE / "healthboard.png").write_bytes(
-        render_health_board(variant.standings_panel(state), state, game_title=variant.title).png)
-    (HERE / "pieces-neisg.png").write_bytes(render_piece_sheet(load_preset("neisg")).png)
+    return render_health_board(variant.standings_panel(state), state, game_title=variant.title, caller=caller).png
+
+
+# ----------------------------------------------------------------------------- arena and megachess
+def arena_game(over: bool = False):
+    """Round 10 of a four-player Chess Arena (set up by the variant, then some pieces moved and some
+    captured): four power-ups on the board, Bob has a bishop to place. ``over``: Bob has 104 points,
+    the game is won."""
+    from fractions import Fraction
+
+    from bot.engine.arena import armies as arena_armies
+    from bot.engine.state import PowerUp
+
+    ruleset = load_preset("arena")
+    names = ["Ann", "Bob", "Cid", "Dee"]
+    colours = {"Ann": "Red", "Bob": "Blue", "Cid": "Green", "Dee": "Orange"}
+    points = {"Ann": 38, "Bob": 104 if over else 61, "Cid": 24, "Dee": 45}
+    moved = {(0, -7): (0, -3), (1, -8): (3, -5), (7, 0): (3, 1), (8, 1): (6, 3), (0, 7): (-2, 4),
+             (-1, 8): (-3, 6), (-7, 0): (-4, -2), (-8, 1): (-5, 3), (0, -6): (0, -5), (6, 0): (5, 0)}
+    gone = {(1, -7), (-1, -7), (7, 1), (0, 6), (1, 7), (-6, 0), (-7, 1), (8, 2)}
+    pieces = [dict(spec, square=moved.get(spec["square"], spec["square"]))
+              for spec in arena_armies(ruleset, names) if spec["square"] not in gone]
+    players = [Player(n, colours[n], Fraction(points[n]), Fraction(points[n] - 10),
+                      pending=("B",) if n == "Bob" and not over else ()) for n in names]
+    powerups = (PowerUp("new", (3, 3), "N"), PowerUp("upgrade", (-4, 5)), PowerUp("king", (4, -3)),
+                PowerUp("new", (-3, -4), "Q"))
+    state = GameState.build(ruleset, pieces, players, update=14 if over else 11, powerups=powerups,
+                            moved_last_update=(LastMove((0, -7), (0, -3)), LastMove((7, 0), (3, 1))))
+    return ruleset, state
+
+
+MEGACHESS_NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lou", "Max", "Ned",
+                   "Oda", "Pia", "Quinn", "Rex", "Sol", "Tam", "Uma", "Vic", "Wes", "Xia", "Yul", "Zoe", "Abe",
+                   "Bea", "Cal", "Dot"]
+
+
+def megachess_game(players: int = 6):
+    """Update 40 of megachess: players on two teams, each king with its starter army (D63) spread a
+    little, and pieces fading outside their kingdoms with 1 to 7 updates left. The first six kings
+    stand close together, the others far away."""
+    import random
+    from fractions import Fraction
+
+    from bot.render.palette import colour_names
+
+    ruleset = load_preset("megachess")
+    rng = random.Random(40)
+    kings = [(0, 0), (30, 6), (52, 30), (24, 44), (6, 34), (60, -4)]
+    kings += [(200 + 40 * (i % 6), 40 * (i // 6)) for i in range(max(0, players - len(kings)))]
+    names = MEGACHESS_NAMES[:players]
+    first = ["Blue", "Orange", "Purple", "Teal", "Crimson", "Olive"]
+    palette = first + [c for c in colour_names() if c not in first and c != "Black"]
+    army = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+    army = [("P", d) for d in army] + list(zip("RNBQBNR", [(-2, 1), (-2, 2), (-1, 2), (0, 2), (1, 2), (2, 2), (2, 1)]))
+    pieces, seen, people = [], set(), []
+    for index, (name, (kx, ky)) in enumerate(zip(names, kings)):
+        team = ("alabaster", "brushed metal")[index % 2]
+        people.append(Player(name, palette[index % len(palette)], Fraction(rng.randint(40, 420)),
+                             Fraction(rng.randint(0, 60)), team=team))
+        for letter, (dx, dy) in [("K", (0, 0))] + army:
+            square = (kx + dx * 2 + rng.randint(-2, 2) if letter != "K" else kx,
+                      ky + dy * 2 + rng.randint(-2, 2) if letter != "K" else ky)
+            if square not in seen:
+                seen.add(square)
+                pieces.append(dict(owner=name, kind=letter, square=square))
+    strays = [("Ann", "R", (18, -6), 5), ("Ann", "P", (-4, 19), 2), ("Bob", "N", (44, 14), 4),
+              ("Cid", "B", (37, 19), 1), ("Cid", "P", (67, 40), 3), ("Cid", "N", (48, 49), 5),
+              ("Dee", "Q", (14, 62), 9), ("Fay", "P", (44, -12), 2), ("Eve", "R", (36, 38), 4)]
+    for owner, letter, square, fade in strays:
+        if owner in names and square not in seen:
+            seen.add(square)
+            pieces.append(dict(owner=owner, kind=letter, square=square, fade=fade))
+    return ruleset, GameState.build(ruleset, pieces, people, update=40)
+
+
+def arena_and_megachess() -> dict:
+    """board-arena.png, board-arena-colourblind.png, healthboard-arena.png, board-megachess.png and
+    healthboard-megachess.png."""
+    return {
+        "board-arena.png": lambda: render_board(*arena_game()).png,
+        "board-arena-colourblind.png": lambda: render_board(*arena_game(), palette="colourblind").png,
+        "healthboard-arena.png": lambda: _health(*arena_game(over=True)),
+        "board-megachess.png": lambda: render_board(*megachess_game(), focus="kingdom:Cid").png,
+        "healthboard-megachess.png": lambda: _health(*megachess_game(players=30), caller="Quinn"),
+    }
+
+
+def images() -> dict:
+    """Every reference render: file name -> a function drawing its PNG bytes (tests/render compares
+    them with the files, so a change to a picture is a change to these files too)."""
+    return {**boards(), **health_board_and_piece_sheet(), **arena_and_megachess()}
 
 
 if __name__ == "__main__":
-    main()
-    make_health_board_and_piece_sheet()
+    for name, make in images().items():
+        (HERE / name).write_bytes(make())
