@@ -154,6 +154,15 @@ def test_a_join_too_close_to_an_enemy_names_the_distance_and_the_team(variant):
     assert variant.check(state, "Dee", "+K(5,12)").ok         # 5 from Cid's king: a teammate-to-be
 
 
+def test_the_variant_says_how_far_from_enemies_a_king_joins(variant):
+    """D62 as the variant answers it (the demo's joiners keep that far from every piece): the
+    check refuses one square nearer and accepts that distance."""
+    state = _state(PIECES, _players(), update=7)
+    assert variant.join_distance == 8
+    assert not variant.check(state, "Dee", f"K(0,{1 - variant.join_distance})").ok
+    assert variant.check(state, "Dee", f"K(0,{-variant.join_distance})").ok
+
+
 def test_only_a_player_with_no_pieces_joins_and_a_join_is_alone(variant):
     state = _state(PIECES + [("Cid", "R", (40, 40))], _players(), update=8)
     assert not variant.check(state, "Dee", "K(30,30); K(31,31)").ok

@@ -106,6 +106,12 @@ class MegachessVariant(PipelineVariant):
         team = teams.team_of(player)
         return None if team is None else teams.next_update_of(team, state.update - 1)
 
+    @property
+    def join_distance(self) -> int:
+        """D62: a joining king lands at Chebyshev distance at least this from every enemy piece
+        (0: anywhere empty)."""
+        return self.ruleset.teams.join_distance or 0
+
     def check(self, state: GameState, player: str, text: str) -> OrderCheck:
         try:
             lines = MegachessValidator(self.ruleset, state).check_submission(player, text)
