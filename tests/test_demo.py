@@ -1,8 +1,10 @@
-"""``python -m bot demo`` (INTERFACES.md, "Command line"): a reduced session, run as CI runs it.
+"""``python -m bot demo`` (INTERFACES.md, "Command line"): reduced sessions, run as CI runs them.
 
 Two runs with the same seed go side by side (each waits on real deadlines a few seconds apart, so
 running them at once halves the wait); they must produce the posts layout, positive counts and the
-same text posts, file for file.
+same posts, file for file. Each game family the demo plays has its pair: neisg (sandbox once),
+arena (issue 21: seats, several moves a round, M.A.D., power-ups, the verdict) and megachess
+(issue 22: joins over time, teams in turn, bounces).
 """
 
 from __future__ import annotations
@@ -17,23 +19,38 @@ from pathlib import Path
 
 import pytest
 
+from bot.demo import DemoError, planner_for, seat_count
+from bot.engine import serialize
+from bot.engine.variants import load_variant
+
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS, UPDATES, SEED = 6, 8, 1     # 8 updates: the first event starts at update 2 (RULES 4)
 TEXT_SUFFIXES = (".md", ".txt")
 
 
-def run_demo(out: Path, *extra: str, timeout: float = 180) -> subprocess.CompletedProcess:
+def run_demo(out: Path, *extra: str, players: int | None = PLAYERS, updates: int = UPDATES,
+             timeout: float = 180) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKIRMISH_FAULT")}
-    return subprocess.run([sys.executable, "-m", "bot", "demo", "--players", str(PLAYERS), "--updates", str(UPDATES),
+    sizes = ["--players", str(players)] if players is not None else []
+    return subprocess.run([sys.executable, "-m", "bot", "demo", *sizes, "--updates", str(updates),
                            "--seed", str(SEED), "--out", str(out), *extra],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False)
 
 
+def run_twice(factory, *extra: str, **sizes) -> list[tuple[Path, subprocess.CompletedProcess]]:
+    """Two runs of one session side by side, each in its own directory."""
+    outs = [factory.mktemp("demo") / "out" for _ in range(2)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda out: run_demo(out, *extra, **sizes), outs))
+    return list(zip(outs, results))
+
+
 def counts(stdout: str) -> dict[str, int]:
-    """The summary's counts by label: ``  captures         5`` -> {"captures": 5}."""
+    """The summary's counts by label: ``  captures         5`` -> {"captures": 5},
+    ``  M.A.D. collisions  3 (...)`` -> {"M.A.D. collisions": 3}."""
     found = {}
     for line in stdout.splitlines():
-        match = re.match(r"^  ([a-z][a-z ]*?)\s{2,}(\d+)", line)
+        match = re.match(r"^  ([A-Za-z][A-Za-z. -]*?)\s{2,}(\d+)", line)
         if match and match.group(1) != "time":
             found[match.group(1)] = int(match.group(2))
     return found
@@ -44,12 +61,22 @@ def text_posts(posts: Path) -> dict[str, str]:
             if p.is_file() and p.suffix in TEXT_SUFFIXES}
 
 
+def pictures(posts: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(posts)): p.read_bytes() for p in sorted(posts.rglob("*.png"))}
+
+
+def summary_line(stdout: str, label: str) -> str:
+    """The value of one line of the summary (``end``: how the game ended)."""
+    for line in stdout.splitlines():
+        match = re.match(rf"^  {re.escape(label)}\s{{2,}}(.*)$", line)
+        if match:
+            return match.group(1)
+    raise AssertionError(f"no {label!r} line in the summary:\n{stdout}")
+
+
 @pytest.fixture(scope="module")
 def two_runs(tmp_path_factory) -> list[tuple[Path, subprocess.CompletedProcess]]:
-    outs = [tmp_path_factory.mktemp("demo") / "out" for _ in range(2)]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(run_demo, outs))
-    return list(zip(outs, results))
+    return run_twice(tmp_path_factory)
 
 
 def test_demo_succeeds_and_prints_positive_counts(two_runs):
@@ -60,6 +87,9 @@ def test_demo_succeeds_and_prints_positive_counts(two_runs):
                   "posts"):
         assert found.get(label, 0) > 0, f"{label} is zero or missing:\n{result.stdout}"
     assert f"updates          {UPDATES} of {UPDATES}" in result.stdout
+    # neisg has no end of its own: the session's length cuts it short, and the summary says so
+    assert summary_line(result.stdout, "end") == f"cut short after update {UPDATES} (--updates {UPDATES}): " \
+                                                 "the game had no verdict yet"
     assert "secret, by direct message" in result.stdout
     assert "\r" not in result.stdout, "a progress bar is drawn only on a terminal"
     assert "FAILED" not in result.stdout
@@ -140,3 +170,108 @@ def test_a_sandbox_demo_plays_energy_and_moves_its_first_event_into_the_session(
     health = (out / "posts" / f"{UPDATES:04d}" / "health.txt").read_text(encoding="utf-8")
     assert "--- Energy: " in health and "Health" not in health
     assert "Event " in (out / "posts" / "0002" / "events.md").read_text(encoding="utf-8")
+
+
+# ============================================================================ Chess Arena (issue 21)
+ARENA_UPDATES = 8
+
+
+@pytest.fixture(scope="module")
+def arena_runs(tmp_path_factory) -> list[tuple[Path, subprocess.CompletedProcess]]:
+    """The default 12 players, clamped to arena's 8 seats; 8 rounds (power-ups appear after round 3)."""
+    return run_twice(tmp_path_factory, "--ruleset", "arena", players=None, updates=ARENA_UPDATES)
+
+
+def test_an_arena_demo_seats_its_players_and_plays_to_the_verdict(arena_runs):
+    out, result = arena_runs[0]
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "arena, 8 players (12 asked; Chess Arena seats 2 to 8)" in result.stdout
+    found = counts(result.stdout)
+    for label in ("orders", "refusals", "captures", "M.A.D. collisions", "power-ups taken", "posts"):
+        assert found.get(label, 0) > 0, f"{label} is zero or missing:\n{result.stdout}"
+    assert "FAILED" not in result.stdout
+    # the game ends by its own verdict (D68 at the session's length, or D52), and the summary names it
+    end = summary_line(result.stdout, "end")
+    assert re.fullmatch(r"\w+( and \w+)* (wins|share the win) with \d+ points: .*\((D52|D68)\)", end), end
+    assert found["updates"] <= ARENA_UPDATES
+    with sqlite3.connect(out / "skirmish.sqlite3") as db:
+        seats = db.execute("SELECT seat FROM players ORDER BY seat").fetchall()
+        status = db.execute("SELECT status FROM games").fetchone()[0]
+        orders = [row[0] for row in db.execute("SELECT canonical FROM orders WHERE status = 'resolved'")]
+    assert seats == [(n,) for n in range(1, 9)], "every player took a seat before the start"
+    assert status == "ended"
+    # a submission holds 1 + kings moves of different pieces (D41): two lines for a player with a king
+    assert sum("; " in order for order in orders) > len(orders) / 2
+    announcements = [p.read_text(encoding="utf-8") for p in (out / "posts").glob("*/announcement-*.md")]
+    assert any(" is over after update " in text for text in announcements), "the verdict is announced"
+
+
+def test_the_same_seed_plays_the_same_arena_session(arena_runs):
+    (first, one), (second, two) = arena_runs
+    assert text_posts(first / "posts") == text_posts(second / "posts")
+    assert pictures(first / "posts") == pictures(second / "posts")
+    assert counts(one.stdout) == counts(two.stdout)
+
+
+# ============================================================================ Megachess (issue 22)
+MEGA_PLAYERS, MEGA_UPDATES = 6, 6
+TEAMS = ("alabaster", "brushed metal")      # alabaster moves on odd updates (RULES 5.3)
+
+
+@pytest.fixture(scope="module")
+def megachess_runs(tmp_path_factory) -> list[tuple[Path, subprocess.CompletedProcess]]:
+    return run_twice(tmp_path_factory, "--ruleset", "megachess", players=MEGA_PLAYERS, updates=MEGA_UPDATES)
+
+
+def test_a_megachess_demo_joins_players_over_time_and_alternates_the_teams(megachess_runs):
+    out, result = megachess_runs[0]
+    assert result.returncode == 0, result.stdout + result.stderr
+    found = counts(result.stdout)
+    for label in ("orders", "refusals", "joins", "captures", "bounces", "posts"):
+        assert found.get(label, 0) > 0, f"{label} is zero or missing:\n{result.stdout}"
+    assert "FAILED" not in result.stdout
+    # megachess has no end: the session's length cuts it short
+    assert summary_line(result.stdout, "end").startswith(f"cut short after update {MEGA_UPDATES} ")
+    posts = out / "posts"
+    joined = {update for update in range(1, MEGA_UPDATES + 1)
+              if " joined " in (posts / f"{update:04d}" / "report.md").read_text(encoding="utf-8")}
+    assert len(joined) >= 2 and 1 in joined, f"players join over time, not all at once: {sorted(joined)}"
+    with sqlite3.connect(out / "skirmish.sqlite3") as db:
+        names = dict(db.execute("SELECT user_id, name FROM players").fetchall())
+        states = {update: serialize.loads(state) for update, state in
+                  db.execute("SELECT update_no, state FROM snapshots ORDER BY update_no, revision")}
+        orders = db.execute("SELECT update_no, user_id, canonical FROM orders WHERE status = 'resolved'").fetchall()
+    moved = set()
+    for update, user, canonical in orders:
+        if ")-(" not in canonical:
+            continue            # a king placement (a join) is accepted on any update (D65)
+        team = states[update - 1].players[names[user]].team
+        assert team == TEAMS[(update - 1) % 2], f"{names[user]} of {team} moved on update {update}"
+        moved.add(team)
+        assert canonical.count("; ") >= 1, "a player moves many pieces in one submission"
+    assert moved == set(TEAMS)
+
+
+def test_the_same_seed_plays_the_same_megachess_session(megachess_runs):
+    (first, one), (second, two) = megachess_runs
+    assert text_posts(first / "posts") == text_posts(second / "posts")
+    assert pictures(first / "posts") == pictures(second / "posts")
+    assert counts(one.stdout) == counts(two.stdout)
+
+
+# ============================================================================ the families and their seats
+def test_the_demo_asks_the_variant_how_many_players_it_seats():
+    arena, megachess = load_variant("arena"), load_variant("megachess")
+    assert seat_count(arena, 12) == (8, " (12 asked; Chess Arena seats 2 to 8)")
+    assert seat_count(arena, 3) == (3, "")
+    assert seat_count(megachess, 12) == (12, "")
+    with pytest.raises(DemoError, match="needs at least 2 players"):
+        seat_count(arena, 1)
+
+
+def test_each_family_has_its_planner_and_one_without_is_refused_in_words():
+    for ruleset in ("neisg", "sandbox", "arena", "megachess"):
+        variant = load_variant(ruleset)
+        assert planner_for(variant).family == variant.family
+    with pytest.raises(DemoError, match="no simulated players for .* family"):
+        planner_for(load_variant("territory"))

@@ -1,0 +1,408 @@
+"""The session driver of the demo: one game played through the service, as the bot plays it.
+
+The game is created, or the unfinished one found in ``DIR/skirmish.sqlite3`` is continued (a demo
+killed at any point resumes where it stopped). Players take their seats before the start where the
+variant seats players (arena), or join the running game when their time comes (neisg, sandbox,
+megachess). Each update's orders go in as soon as its board is posted; the real scheduler resolves
+it at its deadline (or at once, where the game resolves early); the outbox is delivered to files.
+The players' intents come from the planner of the game's family (:mod:`bot.demo.planners`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from bot.engine.model import format_amount
+from bot.engine.ruleset import Ruleset, load_preset
+from bot.engine.variants import variant_for
+
+from .common import (CHANNEL_ID, DATABASE, GUILD_ID, LEDGER, MAX_INTERVAL_SECONDS, MODERATOR_ID, POSTS, DemoError,
+                     DemoOptions, Planner, SimulatedPlayer)
+from .planners import planner_for
+from .summary import Summary
+
+__all__ = ["run_demo", "main", "seat_count"]
+
+log = logging.getLogger(__name__)
+
+
+# ============================================================================ the ledger
+class _Ledger:
+    """What the database does not keep: per update, the orders refused at once and the secret ones.
+    Rewritten per update, so an update whose orders are sent again after a crash counts once."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.entries: dict[str, dict] = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            self.entries = {}
+        except (OSError, ValueError) as exc:
+            raise DemoError(f"cannot read {path}: {exc}") from None
+
+    def record(self, update: int, **counts: int) -> None:
+        self.entries[str(update)] = counts
+        handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(self.entries, out, indent=1, sort_keys=True)
+        os.replace(temporary, self.path)
+
+    def total(self, key: str) -> int:
+        return sum(entry.get(key, 0) for entry in self.entries.values())
+
+
+# ============================================================================ the session driver
+class _Progress:
+    """A progress bar on a terminal; nothing otherwise (CI logs stay clean)."""
+
+    def __init__(self, total: int, stream=None) -> None:
+        self.total = total
+        self.stream = stream or sys.stdout
+        self.enabled = self.stream.isatty()
+
+    def show(self, done: int, note: str = "") -> None:
+        if not self.enabled:
+            return
+        width = 30
+        filled = width * min(done, self.total) // max(self.total, 1)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] update {done}/{self.total} {note:<24}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+async def run_demo(options: DemoOptions) -> Summary:
+    """Play (or continue) the demo session in ``options.out``; the summary of the whole session."""
+    from bot.service import Service
+    from bot.store import Store, StoreError
+
+    started = time.monotonic()
+    ruleset = _ruleset(options.ruleset)
+    variant = variant_for(ruleset)
+    planner = planner_for(variant)
+    count, note = seat_count(variant, options.players)
+    options = replace(options, players=count)
+    players = planner.cast(count)
+    out = Path(options.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        store = await Store.open(out / DATABASE)
+    except (OSError, StoreError) as exc:
+        raise DemoError(f"cannot open {out / DATABASE}: {exc}") from None
+    try:
+        session = _Session(Service(store), ruleset, planner, players, options)
+        summary = await session.play()
+        summary.players_note = note
+        summary.seconds = time.monotonic() - started
+        return summary
+    finally:
+        await store.close()
+
+
+def seat_count(variant, asked: int) -> tuple[int, str]:
+    """The players of a session of ``variant`` when ``asked`` for: within the seats the variant
+    takes (arena: 2 to 8), with a note saying so when that is not what was asked."""
+    seating = variant.seating
+    low, high = seating.min_players, seating.max_players
+    if low is not None and asked < low:
+        raise DemoError(f"{variant.title} needs at least {low} players, not {asked}")
+    if high is not None and asked > high:
+        return high, f" ({asked} asked; {variant.title} seats {low or 1} to {high})"
+    return asked, ""
+
+
+def _moderator():
+    """The demo server's moderator, as the service's moderator use cases take one."""
+    from bot.service import Moderator
+
+    return Moderator(user_id=MODERATOR_ID, guild_id=GUILD_ID)
+
+
+async def _deliver_until(stop: asyncio.Event, service, relay) -> None:
+    """Deliver the outbox as posts arrive (what ``OutboxRelay.run`` does), until ``stop`` is set."""
+    while not stop.is_set():
+        service.posts_waiting.clear()
+        try:
+            await relay.deliver_due()
+        except Exception:          # as OutboxRelay.run: a failed round is retried, delivery goes on
+            log.exception("the demo's outbox delivery failed; retrying")
+        try:
+            await asyncio.wait_for(service.posts_waiting.wait(), relay.poll_seconds)
+        except TimeoutError:
+            pass
+
+
+def _ruleset(name: str) -> Ruleset:
+    from bot.engine.ruleset import RulesetError, preset_names
+
+    if name not in preset_names():
+        raise DemoError(f"unknown ruleset {name!r}: choose one of {', '.join(preset_names())}")
+    from bot.engine.variants import VariantUnavailable
+
+    try:
+        ruleset = load_preset(name)
+        variant_for(ruleset)
+    except (RulesetError, VariantUnavailable) as exc:
+        raise DemoError(str(exc)) from None
+    return ruleset
+
+
+class _Session:
+    """One demo game driven through the service: the moderator's part and the players' part."""
+
+    def __init__(self, service, ruleset: Ruleset, planner: Planner, players: list[SimulatedPlayer],
+                 options: DemoOptions) -> None:
+        self.service = service
+        self.ruleset = ruleset
+        self.planner = planner
+        self.players = players
+        self.options = options
+        self.out = Path(options.out)
+        self.ledger = _Ledger(self.out / LEDGER)
+        self.late = 0
+        self.interval = options.interval
+        self.resolved_early = False     # the last update resolved as soon as every player had ordered
+        self._reports: dict[int, object] = {}
+
+    async def play(self) -> Summary:
+        from bot.scheduler import GameScheduler
+        from bot.service import FilePublisher, OutboxRelay
+
+        service = self.service
+        game = await self.find_or_create()
+        self.interval = max(self.interval, service.schedule(game).seconds or 0)   # slowed down before?
+        relay = OutboxRelay(service, FilePublisher(self.out / POSTS), poll_seconds=0.5)
+        progress = _Progress(self.options.updates)
+        if game.status == "running" and not game.locked and game.claimed_by is None:
+            # before the scheduler starts: a deadline that passed while the demo was down then
+            # resolves with this update's orders in, as in a session that never stopped
+            await self.play_update(game)
+            game = await self.start_clock(game)
+        scheduler = GameScheduler(service)
+        await scheduler.start()
+        stop = asyncio.Event()
+        delivery = asyncio.create_task(_deliver_until(stop, service, relay), name="demo outbox relay")
+        try:
+            # the orders of this update are in: sent just now, or locked in when the demo stopped
+            # (the scheduler may have resolved it since, at its start)
+            played = game.update_no
+            game = await self.start_clock(await service.get_game(game.id))
+            while True:
+                progress.show(game.snapshot_update or 0)
+                game = await self.next_open_update(game.id, played)
+                if game.status == "ended":
+                    break
+                await self.play_update(game)
+                played = game.update_no
+                await self.keep_pace(game)
+        finally:
+            # stopped, not cancelled: a task cancelled inside a database read can leave the
+            # store's reader connection in an open transaction
+            stop.set()
+            service.posts_waiting.set()
+            await delivery
+            await scheduler.settle()
+            await scheduler.shutdown()
+        progress.show(game.snapshot_update or 0, "delivering posts")
+        while await relay.deliver_due():
+            pass
+        progress.close()
+        return await self.summarise(game)
+
+    # ------------------------------------------------------------------ the moderator
+    async def find_or_create(self):
+        """The demo game found in the database (started if it was not), or a new one."""
+        from bot.service import Schedule
+
+        service, options = self.service, self.options
+        first_event = options.first_event(self.ruleset)
+        moved = {} if first_event == variant_for(self.ruleset).first_event else {"events_from": first_event}
+        games = await service.games_in(channel_id=CHANNEL_ID, include_ended=True)
+        if games:
+            game = max(games, key=lambda g: g.id)
+            if game.name != options.game_name:
+                raise DemoError(f"{self.out / DATABASE} holds another session, {game.name!r}; "
+                                "choose another --out, or delete that directory")
+        else:
+            # the schedule is set once the first orders are in (start_clock): the announcement of
+            # the start then has no clock time in it, and the session's posts are alike on every run
+            game = await service.create_game(guild_id=GUILD_ID, channel_id=CHANNEL_ID, actor=_moderator(),
+                                             ruleset=options.ruleset, name=options.game_name, seed=options.seed,
+                                             settings={"length": options.updates, "remind_before": 0,
+                                                       "lock_before": 0, **moved},
+                                             schedule=Schedule("manual"))
+        if game.status == "setup":
+            await self.take_seats(game)
+            game = await service.start_game(game.id, actor=_moderator())
+        self.ruleset = service.ruleset(game)        # as the game plays it (its own first event)
+        return game
+
+    async def take_seats(self, game) -> None:
+        """Where the variant seats its players before the start (arena), every simulated player takes
+        a seat (again after a crash: a seat already taken is kept)."""
+        from bot.service import Conflict
+
+        if not variant_for(self.ruleset).seating.seats_before_start:
+            return
+        for player in self.players:
+            try:
+                await self.service.join(game.id, user_id=player.user_id, name=player.name, colour=player.colour)
+            except Conflict:
+                pass
+
+    async def start_clock(self, game):
+        """Deadlines every ``interval`` seconds from now, as a moderator's /game schedule would set."""
+        from bot.service import Schedule
+
+        if game.deadline_at is not None or game.status != "running":
+            return game
+        return await self.service.configure(game.id, actor=_moderator(),
+                                            schedule=Schedule("interval", seconds=self.interval))
+
+    async def keep_pace(self, game) -> None:
+        """On a machine so slow that the orders got in with little time to spare, lengthen the
+        interval from the next deadline on (no post mentions a time: the session stays the same)."""
+        from bot.service import Schedule
+
+        if self.resolved_early:         # the deadline became "now" because everyone had ordered
+            return
+        spare = (game.deadline_at - self.service.now()).total_seconds() if game.deadline_at else self.interval
+        if spare >= self.interval / 2 or self.interval >= MAX_INTERVAL_SECONDS:
+            return
+        self.interval = min(2 * self.interval, MAX_INTERVAL_SECONDS)
+        await self.service.configure(game.id, actor=_moderator(), schedule=Schedule("interval", seconds=self.interval))
+
+    async def next_open_update(self, game_id: int, played: int):
+        """Wait until the scheduler has resolved update ``played`` (its board is posted) and the next
+        update is open for orders, or the game has ended."""
+        patience = max(60.0, 10.0 * self.interval)
+        deadline = time.monotonic() + patience
+        while True:
+            game = await self.service.get_game(game_id)
+            if game.status == "ended" or (game.update_no > played and not game.locked and game.claimed_by is None):
+                return game
+            if time.monotonic() > deadline:
+                raise DemoError(f"update {game.update_no} was not resolved within {patience:.0f} s; "
+                                "is the scheduler running?")
+            await asyncio.sleep(0.05)
+
+    # ------------------------------------------------------------------ the players
+    async def play_update(self, game) -> None:
+        """Join this update's newcomers (where players join a running game), then send every
+        player's orders (slips first)."""
+        from bot.service import Conflict, OrderRefused, WrongTime
+        from bot.service.base import with_joiners
+
+        service, update = self.service, game.update_no
+        joined = {row.user_id for row in await service.players(game.id)}
+        seated = variant_for(self.ruleset).seating.seats_before_start
+        for player in self.players:
+            if not seated and player.joins_at <= update and player.user_id not in joined:
+                try:
+                    await service.join(game.id, user_id=player.user_id, name=player.name, colour=player.colour)
+                except Conflict:
+                    pass
+        seen = await service.history(game.id, game.snapshot_update)
+        rows = await service.players(game.id)
+        state = with_joiners(self.ruleset, seen.state,
+                             [(row.name, row.colour) for row in rows if row.name not in seen.state.players])
+        shown: set[str] = set()
+        for number in range(1, game.snapshot_update + 1):
+            shown.update(entry.type for entry in await self.entries(game.id, number))
+        intents = await asyncio.to_thread(self.planner.plan, self.ruleset, state, update, self.options.seed,
+                                          self.players, frozenset(shown))
+        refused = secret = sent = 0
+        self.resolved_early = False
+        for intent in intents:
+            user = intent.player.user_id
+            try:
+                if intent.slip is not None:
+                    try:
+                        await service.submit_order(game.id, user_id=user, text=intent.slip, source=intent.source)
+                    except OrderRefused:
+                        refused += 1
+                if intent.order is None:
+                    continue
+                receipt = await service.submit_order(game.id, user_id=user, text=intent.order, source=intent.source)
+            except (WrongTime, OrderRefused):
+                self.late += 1          # the update closed meanwhile (a very slow machine)
+                continue
+            if receipt.update_no != update:
+                self.late += 1
+            self.resolved_early = self.resolved_early or receipt.resolves_now
+            sent += 1
+            secret += receipt.secret
+        self.ledger.record(update, sent=sent, secret=secret, refused=refused)
+
+    async def entries(self, game_id: int, update: int) -> list:
+        """The report entries of a resolved update (read once: a resolved update does not change)."""
+        if update not in self._reports:
+            entry = await self.service.history(game_id, update)
+            self._reports[update] = (len(entry.orders), entry.report.entries if entry.report else [])
+        return self._reports[update][1]
+
+    # ------------------------------------------------------------------ the summary
+    async def summarise(self, game) -> Summary:
+        variant = variant_for(self.ruleset)
+        summary = Summary(length=self.options.updates, players=self.options.players,
+                          expected=self.planner.expected(self.options, variant), late=self.late,
+                          interval=self.interval, first_event=variant.first_event,
+                          own_first_event=variant_for(_ruleset(self.options.ruleset)).first_event)
+        summary.updates = game.snapshot_update or 0
+        for update in range(1, summary.updates + 1):
+            for entry in await self.entries(game.id, update):
+                if entry.type == "refused":
+                    summary.refused_at_update += 1
+                else:
+                    self.planner.count(summary.counts, entry)
+            summary.orders += self._reports[update][0]
+        summary.secret = self.ledger.total("secret")
+        summary.refused_at_once = self.ledger.total("refused")
+        posts = self.out / POSTS
+        summary.posts = sum(1 for path in posts.rglob("*") if path.is_file()) if posts.exists() else 0
+        if game.status == "ended":
+            summary.ended = 1
+            summary.end = await self.ending(game, variant, summary.updates)
+        summary.rows = self.planner.rows(summary)
+        return summary
+
+    async def ending(self, game, variant, updates: int) -> str:
+        """How the game ended, in words: the variant's verdict on the last position, or cut short at
+        the session's length when it had none (the game's own end never came)."""
+        state = (await self.service.history(game.id, updates)).state if updates else None
+        verdict = variant.verdict(state) if state is not None else None
+        if verdict is None or not verdict.over:
+            return (f"cut short after update {updates} (--updates {self.options.updates}): the game had no "
+                    f"verdict yet")
+        if verdict.drawn or not verdict.winners:
+            headline = "drawn, no winner"
+        else:
+            currency = variant.features.currency
+            best = max(state.players[name].balance for name in verdict.winners)
+            names = verdict.winners
+            who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+            headline = (f"{who} {'wins' if len(names) == 1 else 'share the win'} with "
+                        f"{format_amount(best)} {currency}")
+        return f"{headline}: {verdict.reason}" if verdict.reason else headline
+
+
+def main(options: DemoOptions) -> int:
+    """Run the demo and print its summary: 0 when every expected count is positive, else 1."""
+    try:
+        summary = asyncio.run(run_demo(options))
+    except KeyboardInterrupt:
+        print(f"\nstopped; the same command continues the session in {options.out}", file=sys.stderr)
+        return 130
+    print(summary.text(options))
+    return 1 if summary.missing() else 0
