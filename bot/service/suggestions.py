@@ -92,7 +92,11 @@ class SuggestionCases(ServiceBase):
             return []
         key = (game.id, game.snapshot_update, game.snapshot_revision, player.name)
         moves = self._move_lists.get(key)
-        if moves is None:
+        if player.name not in variant.who_may_order(state):
+            # they may send only what any update takes (megachess's other team: a join or `resign`,
+            # D65): no move to offer; what they type is answered below with the check's reason
+            moves = _Moves(None, [])
+        elif moves is None:
             moves = await asyncio.to_thread(self._new_moves, game, state, player.name)
             self._move_lists[key] = moves
             while len(self._move_lists) > CACHED_PLAYERS:

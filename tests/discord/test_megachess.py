@@ -80,6 +80,11 @@ async def test_a_move_on_the_other_teams_update_is_refused_in_words(world):
     assert "Hint: joins and `resign` are accepted on any update (D65)" in text
     form = await world.alice.slash(world.channel, "move")            # the form is offered (a join or resign may go)
     assert form.modal is not None
+    # as she types, no move is offered on the other team's update: the one choice says why
+    [choice] = await world.alice.autocomplete(world.channel, "move", "order", "P(0,1)-(0,2)")
+    assert choice["name"].startswith("Refused: update 2 is brushed metal's update: alabaster moves on the next one")
+    offered = await world.bob.autocomplete(world.channel, "move", "order", "Q(20,2)-(20,")
+    assert offered and all(c["value"].startswith("Q(20,2)-(20,") for c in offered)
 
 
 async def test_a_whole_armys_orders_as_a_file(world):
