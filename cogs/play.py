@@ -26,7 +26,7 @@ from bot.service.views import MAX_RADIUS
 from . import (APOLOGY, Reply, answer, channel_game, error_text, game_for, log_failure, matching, read_order_file,
                send_reply, service_of)
 
-__all__ = ["PlayCog", "OrderForm", "events_text", "games_text", "history_text", "colour_suggestions", "HELP_TEXT",
+__all__ = ["PlayCog", "OrderForm", "standings_text", "events_text", "games_text", "history_text", "colour_suggestions", "HELP_TEXT",
            "MODERATOR_HELP_HINT", "setup"]
 
 #: the longest order the /move option takes (P2's 2,000 characters); longer ones come by the form
@@ -154,6 +154,18 @@ def history_text(orders) -> str:
             status = f"refused at the update: {order.refusal}" if order.refusal else "refused"
         secret = " (secret)" if order.secret else ""
         lines.append(f"- update {order.update_no}: `{order.canonical or order.text[:60]}`{secret}, {status}")
+    return "\n".join(lines)
+
+
+def standings_text(standings) -> str:
+    """``/health``: the service's ``Standings`` as text, the caller's own row in bold with "(you)";
+    a player not ranked yet is told why."""
+    if not standings.lines:
+        return "No player has pieces on the board yet."
+    lines = [f"**{line}** (you)" if standings.own is not None and line == standings.own else line
+             for line in standings.lines]
+    if standings.caller is not None and standings.own is None:
+        lines.append(f"You ({standings.caller}) are not in the standings: you have no pieces on the board.")
     return "\n".join(lines)
 
 
@@ -370,35 +382,50 @@ class PlayCog(commands.Cog, name="Play"):
         await answer(interaction, work)
 
     # ------------------------------------------------------------------ looking at the game
-    @app_commands.command(name="board", description="The board: all of it, around a square, or a piece's moves")
+    async def zoom_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        """What /board can zoom on: the caller's kingdom, each team, each player's kingdom and pieces."""
+        try:
+            chosen = getattr(interaction.namespace, "game", None)
+            game = await game_for(interaction, chosen if isinstance(chosen, int) else None)
+            found = await self.service.zoom_choices(game.id, current, user_id=interaction.user.id, limit=_CHOICES)
+            return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in found]
+        except ServiceError:
+            return []
+        except Exception as exc:
+            log_failure("zoom autocomplete", exc)
+            return []
+
+    @app_commands.command(name="board", description="The board: all of it, around a square, a piece's moves, or zoomed")
     @app_commands.describe(center="the square in the middle, as (x,y)",
                            radius=f"squares shown on each side of the centre (1 to {MAX_RADIUS})",
                            piece="the square of a piece, as (x,y): its legal moves are framed",
+                           zoom="a part of a large board: a team, a player's kingdom or pieces (completes as you type)",
                            game="the game (needed in a direct message when you play several)")
-    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.autocomplete(game=game_autocomplete, zoom=zoom_autocomplete)
     async def board(self, interaction: discord.Interaction, center: Optional[app_commands.Range[str, 1, 40]] = None,
                     radius: Optional[app_commands.Range[int, 1, MAX_RADIUS]] = None,
-                    piece: Optional[app_commands.Range[str, 1, 40]] = None, game: Optional[int] = None) -> None:
+                    piece: Optional[app_commands.Range[str, 1, 40]] = None,
+                    zoom: Optional[app_commands.Range[str, 1, 100]] = None, game: Optional[int] = None) -> None:
         async def work() -> Reply:
             if radius is not None and center is None and piece is None:
                 raise InvalidInput("radius goes with center or piece",
                                    hint="give a centre square too, e.g. center:(0,0) radius:8")
             found = await game_for(interaction, game)
             picture = await self.service.board_picture(found.id, center=center, radius=radius, piece=piece,
-                                                       user_id=interaction.user.id)
+                                                       user_id=interaction.user.id, focus=zoom)
             return Reply(picture.caption, ((picture.filename, picture.png),))
 
         await answer(interaction, work)
 
-    @app_commands.command(name="health", description="The health board: every player's score and balance")
+    @app_commands.command(name="health", description="The standings: every player's health, energy or points")
     @app_commands.describe(game="the game (needed in a direct message when you play several)")
     @app_commands.autocomplete(game=game_autocomplete)
     async def health(self, interaction: discord.Interaction, game: Optional[int] = None) -> None:
         async def work() -> Reply:
             found = await game_for(interaction, game)
-            lines, picture = await self.service.health_board(found.id)
-            text = "\n".join(lines) if lines else "No player has pieces on the board yet."
-            return Reply(text, ((picture.filename, picture.png),))
+            standings = await self.service.standings(found.id, user_id=interaction.user.id)
+            return Reply(standings_text(standings), ((standings.picture.filename, standings.picture.png),))
 
         await answer(interaction, work)
 

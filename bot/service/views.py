@@ -14,16 +14,16 @@ from datetime import datetime
 from bot.engine.model import format_amount
 from bot.engine.report import Report, render
 from bot.engine.validation import legal_destinations
-from bot.render.board import render_board
+from bot.render.board import Focus, render_board
 from bot.render.diagrams import render_piece_sheet
-from bot.render.healthboard import render_health_board
+from bot.render.healthboard import render_health_board, standings_lines
 from bot.store import Game
 
-from .base import ServiceBase
+from .base import ServiceBase, is_row_number
 from .errors import InvalidInput, NotFound
 from .moderation import parse_square
 
-__all__ = ["ViewCases", "PlayerView", "pending_pieces", "OrderStatus", "Picture", "EventStatus", "ActiveEventView", "MAX_RADIUS"]
+__all__ = ["ViewCases", "PlayerView", "Standings", "pending_pieces", "OrderStatus", "Picture", "EventStatus", "ActiveEventView", "MAX_RADIUS"]
 
 MAX_RADIUS = 60
 
@@ -98,11 +98,38 @@ def pending_pieces(ruleset, player) -> tuple[tuple[str, str], ...]:
     return tuple((letter, ruleset.kind(letter).name) for letter in player.pending)
 
 
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The standings as ``/health`` shows them: the text lines (a game without end: the top rows,
+    the caller's own row and how many are left out, each team's total), who asked (``caller``,
+    None: not a player), their own line and rank (None: not in the standings, e.g. no pieces yet),
+    how many players are ranked, and the picture."""
+
+    game: Game
+    title: str
+    lines: tuple[str, ...]
+    caller: str | None
+    own: str | None
+    rank: int | None
+    ranked: int
+    picture: Picture
+
+
 class ViewCases(ServiceBase):
     async def board_picture(self, game_id: int, *, center: str | None = None, radius: int | None = None,
-                            piece: str | None = None, user_id: int | None = None) -> Picture:
+                            piece: str | None = None, user_id: int | None = None, focus: str | None = None) -> Picture:
         """The current board; around ``center`` within ``radius``; or one of the caller's pieces
-        (``piece``: its square) with its legal destinations framed."""
+        (``piece``: its square) with its legal destinations framed; or zoomed on ``focus``: a team
+        (``team:alabaster``), a player's kingdom (``kingdom:Ada``, the circles of their kings whole)
+        or a player's pieces (``player:Ada``), what a large board needs to stay readable."""
+        if focus is not None and (center or piece or radius is not None):
+            raise InvalidInput("zoom goes alone: it frames a team, a kingdom or a player's pieces by itself",
+                               hint="leave out center, radius and piece, or leave out zoom")
+        if focus is not None:
+            try:
+                Focus.parse(focus)
+            except ValueError as exc:
+                raise InvalidInput(str(exc), hint="choose a team, a kingdom or a player's pieces as you type") from None
         if radius is not None and (isinstance(radius, bool) or not isinstance(radius, int) or not 1 <= radius <= MAX_RADIUS):
             raise InvalidInput(f"the radius is 1 to {MAX_RADIUS} squares, not {radius!r}")
         async with self.store.snapshot_read() as q:
@@ -126,8 +153,16 @@ class ViewCases(ServiceBase):
             caption = (f"{game.name}: the {ruleset.kind(chosen.kind).name} on ({square[0]},{square[1]}) "
                        f"can move to {len(highlight)} squares (framed)")
         palette = self.settings(game).palette
-        rendered = await asyncio.to_thread(render_board, ruleset, state, center=middle,
-                                           radius=radius if middle else None, highlight=highlight, palette=palette)
+        try:
+            rendered = await asyncio.to_thread(render_board, ruleset, state, center=middle,
+                                               radius=radius if middle else None, highlight=highlight,
+                                               palette=palette, focus=focus)
+        except ValueError as exc:
+            if focus is None:
+                raise
+            raise InvalidInput(str(exc), hint="choose a team, a kingdom or a player's pieces as you type") from None
+        if focus is not None and rendered.layout.focus:
+            caption += f", zoomed on {rendered.layout.focus}"
         return Picture(rendered.png, "board.png", caption)
 
     @staticmethod
@@ -136,16 +171,56 @@ class ViewCases(ServiceBase):
 
         return position_for(ruleset, state)
 
-    async def health_board(self, game_id: int) -> tuple[list[str], Picture]:
+    async def health_board(self, game_id: int, *, user_id: int | None = None) -> tuple[list[str], Picture]:
+        """The standings as text lines and as the health board's picture, in the variant's words
+        (health, energy, points). ``user_id``: the member asking; a game without end (megachess)
+        then shows the top rows (``panel.shown``: 20), the caller's own row wherever it ranks, and
+        each team's total (the renderer's ``standings_lines``), with the caller's row outlined."""
+        standings = await self.standings(game_id, user_id=user_id)
+        return list(standings.lines), standings.picture
+
+    async def standings(self, game_id: int, *, user_id: int | None = None) -> "Standings":
+        """:meth:`health_board` with what the caller's own row is (``own``: its line, None when they
+        have none)."""
         async with self.store.snapshot_read() as q:
             game = await self._game(q, game_id)
             self._require_live_or_ended(game)
             state = await self._working_state(q, game)
+            row = await q.player(game.id, user_id) if user_id is not None and is_row_number(user_id) else None
+        caller = row.name if row is not None and row.status == "joined" else None
         variant = self.variant(game)
         panel = variant.standings_panel(state)
+        own = panel.row_of(caller) if caller is not None else None
         rendered = await asyncio.to_thread(render_health_board, panel, state, game_title=variant.title,
-                                           palette=self.settings(game).palette)
-        return panel.lines, Picture(rendered.png, "health.png", f"{game.name}: {panel.currency} board")
+                                           palette=self.settings(game).palette, caller=caller)
+        return Standings(game, panel.title, tuple(standings_lines(panel, caller)), caller,
+                         None if own is None else own.line, own.standing.rank if own is not None else None,
+                         len(panel.rows),
+                         Picture(rendered.png, "health.png", f"{game.name}: {panel.currency} board"))
+
+    async def zoom_choices(self, game_id: int, typed: str = "", *, user_id: int | None = None,
+                           limit: int = 25) -> list[tuple[str, str]]:
+        """``(label, value)`` of the parts of the board ``/board zoom`` can frame that match
+        ``typed``: the caller's own kingdom first, then each team, then each player's kingdom
+        (``kingdom:NAME``, their pieces when they have no king) and pieces (``player:NAME``)."""
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+            self._require_live_or_ended(game)
+            state = await self._snapshot_state(q, game)
+            row = await q.player(game.id, user_id) if user_id is not None and is_row_number(user_id) else None
+        key = str(typed).strip().casefold()
+        choices: list[tuple[str, str]] = []
+        names = sorted(name for name in state.players if state.board.owns(name))
+        if row is not None and row.name in names:
+            choices.append(("my kingdom", f"kingdom:{row.name}"))
+            choices.append(("my pieces", f"player:{row.name}"))
+        teams = sorted({record.team for name, record in state.players.items() if record.team and name in names})
+        choices += [(f"team {team}", f"team:{team}") for team in teams]
+        for name in names:
+            choices.append((f"kingdom of {name}", f"kingdom:{name}"))
+            choices.append((f"pieces of {name}", f"player:{name}"))
+        return [(label, value) for label, value in choices
+                if not key or key in label.casefold() or key in value.casefold()][:limit]
 
     def rules_summary(self, game: Game) -> str:
         """The /rules text of the game: its variant's summary of the rules as the game plays them."""

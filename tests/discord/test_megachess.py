@@ -128,3 +128,45 @@ async def test_an_archived_team_thread_is_opened_again_for_a_new_teammate(world)
     assert not world.env.backend.get_channel(metal.id).thread_metadata.archived
     assert members(world, metal) == {world.env.bot.user.id, world.bob.id, dora.id}
     assert len(team_threads(world)) == 2
+
+
+async def test_health_shows_the_top_20_the_callers_rank_and_each_teams_total(world):
+    game = await world.game(ruleset="megachess", schedule="every 1 hour")
+    colours = ["Red", "Blue", "Green", "Yellow", "Purple", "Orange", "Crimson", "Teal", "Navy", "Olive", "Maroon",
+               "Lime", "Pink", "Brown", "Gold", "Silver", "Cyan", "Magenta", "Indigo", "Violet", "Coral", "Mint"]
+    for number in range(22):                 # kings 12 squares apart on a line (D62 asks 8)
+        if number == 21:
+            user_id, name = world.alice.id, "Zed"           # last by name among equal scores
+        else:
+            user_id, name = 1000 + number, f"P{number:02d}"
+        await world.service.join(game.id, user_id=user_id, name=name, colour=colours[number])
+        await world.service.submit_order(game.id, user_id=user_id, text=f"K({12 * number},0)")
+    await world.resolve(game)
+    result = await world.alice.slash(world.channel, "health")
+    lines = result.response.content.split("\n")
+    assert lines[0].startswith("1. P00 (")
+    assert lines[19].startswith("20. P19 (") and lines[20] == "... 1 more ..."
+    assert lines[21].startswith("**22. Zed (") and lines[21].endswith("** (you)")
+    assert lines[22:] == ["alabaster: 11 points · 11 players", "brushed metal: 11 points · 11 players"]
+    assert [a.filename for a in result.response.attachments] == ["health.png"]
+    # someone who does not play sees the top 20 and the teams, and no row of theirs
+    outsider = await world.cleo.slash(world.channel, "health")
+    assert "(you)" not in outsider.response.content and "... and 2 more" in outsider.response.content
+
+
+async def test_the_board_zooms_on_a_team_or_a_kingdom(world):
+    await joined(world)
+    choices = await world.alice.autocomplete(world.channel, "board", "zoom", "")
+    assert [c["value"] for c in choices[:4]] == ["kingdom:Ada", "player:Ada", "team:alabaster", "team:brushed metal"]
+    assert [c["name"] for c in await world.alice.autocomplete(world.channel, "board", "zoom", "bob")] == [
+        "kingdom of Bob", "pieces of Bob"]
+    kingdom = await world.alice.slash(world.channel, "board", zoom="kingdom:Bob")
+    assert kingdom.response.content == "megachess game: the board for update 2, zoomed on kingdom of Bob"
+    assert [a.filename for a in kingdom.response.attachments] == ["board.png"]
+    team = await world.alice.slash(world.channel, "board", zoom="team:alabaster")
+    assert team.response.content.endswith("zoomed on team alabaster")
+    unknown = await world.alice.slash(world.channel, "board", zoom="team:copper")
+    assert "no player of this game is on a team named 'copper' (teams: alabaster, brushed metal)" in \
+        unknown.response.content
+    both = await world.alice.slash(world.channel, "board", zoom="kingdom:Ada", center="(0,0)")
+    assert "zoom goes alone" in both.response.content
