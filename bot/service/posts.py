@@ -3,7 +3,8 @@
 A draft is ``(kind, body, attachment, filename, recipient)``: the outbox row to be. The kinds:
 
 - ``board``: the board after the update (PNG) with a one-line caption;
-- ``health_image`` and ``health_text``: the health board (RULES 4's lines, exactly);
+- ``health_image`` and ``health_text``: the health board (RULES 4's lines, exactly; a game without
+  end, megachess: the top 20, how many more, and each team's total; a game that is over: how it ended);
 - ``events``: event starts and ends, only when some happened;
 - ``report``: the public report of what every order did;
 - ``private_report``: to each player concerned, what happened to them (refusals included);
@@ -19,7 +20,7 @@ from bot.engine.ruleset import Ruleset
 from bot.engine.state import GameState
 from bot.engine.variants import variant_for
 from bot.render.board import Rendered, render_board
-from bot.render.healthboard import render_health_board
+from bot.render.healthboard import render_health_board, standings_lines
 
 __all__ = ["Draft", "update_posts", "timelapse_body", "EVENT_ENTRIES"]
 
@@ -48,7 +49,7 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
     board = board or render_board(ruleset, after, palette=palette)
     panel = variant.standings_panel(after)
     health = render_health_board(panel, after, game_title=variant.title, palette=palette)
-    lines = panel.lines
+    lines = standings_lines(panel)       # a game without end: the top rows and each team's total
     drafts = [
         Draft("board", f"**{game_name}**: the board after update {number}.", board.png, "board.png"),
         Draft("health_image", f"{panel.title} after update {number}.", health.png, "health.png"),

@@ -84,3 +84,11 @@ async def test_the_file_publisher_writes_the_team_post_as_a_message_of_its_own(t
     await OutboxRelay(table.service, FilePublisher(tmp_path / "posts")).deliver_due()
     [written] = sorted((tmp_path / "posts" / "0001").glob("team_threads-*.md"))
     assert written.read_text(encoding="utf-8").startswith("Team threads: Alice joins alabaster")
+
+
+async def test_the_standings_post_of_a_game_of_teams_ends_with_each_teams_total(table):
+    game = await megachess(table)
+    [text] = [post.body for post in await table.posts(game.id) if post.kind == "health_text"]
+    assert text.split("\n") == ["1. Alice (Red, alabaster): 1 points", "2. Bob (Blue, brushed metal): 1 points",
+                                "3. Cleo (Green, alabaster): 1 points", "alabaster: 2 points · 2 players",
+                                "brushed metal: 1 points · 1 player"]
