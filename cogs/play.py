@@ -82,7 +82,8 @@ separate them with `;`, or use `/move` alone for a form with a line each, or att
 `/orders` your pending order, your balance, what happened to you last update and your last orders
 `/cancel` withdraw your pending order; `/leave` leave the game (your order becomes `resign`)
 `/games` this server's games; `/notify` be pinged for this game, or reminded by direct message
-`/board` the board, around a square (`center`, `radius`) or with a piece's legal moves (`piece`)
+`/board` the board, around a square (`center`, `radius`), with a piece's legal moves (`piece`), or zoomed on \
+a team, a kingdom or a player's pieces (`zoom`)
 `/health` the standings: health, energy or points, as the game counts them
 `/pieces` the piece sheet: every piece, its moves and its cost
 `/rules` the rules of this game in short
