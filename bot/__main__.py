@@ -7,8 +7,9 @@
     python -m bot run [--config PATH]
 
 ``render`` draws a scenario's board (``--after``: the position after resolving the scenario's
-update), its health board (whose text lines also go to standard output) or a ruleset's piece sheet
-(``RULESET``: a preset name or a path to a ruleset file). Values that start with a minus sign are
+update, with its last moves; a board of areas, territory's, is drawn whole with its turn cycle,
+reserves and draft area), its health board (whose text lines also go to standard output) or a
+ruleset's piece sheet (``RULESET``: a preset name or a path to a ruleset file). Values that start with a minus sign are
 written with ``=`` (``--region=-5,-5,5,5``). Errors (a missing or malformed file, a bad region)
 print one clear message and exit with status 2.
 
@@ -136,11 +137,12 @@ def _render(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     state = scenario.state
     last_moves = None           # the board's default: the state's memory of the previous update
+    report = None
     if args.after:
         from bot.engine.runner import run_scenario
 
         outcome = run_scenario(scenario)
-        state = outcome.state
+        state, report = outcome.state, outcome.report
         captured = {tuple(entry.data["at"]) for entry in outcome.report.of_type("capture") if "at" in entry.data}
         last_moves = [(move.origin, move.target, move.target in captured) for move in state.moved_last_update]
 
@@ -157,6 +159,14 @@ def _render(args: argparse.Namespace) -> int:
                                        caller=args.caller)
         _write(args.out, rendered.png)
         _print_utf8("".join(line + "\n" for line in standings_lines(panel, args.caller)))
+        return 0
+
+    from bot.render.territory import has_areas, render_territory
+
+    if has_areas(scenario.ruleset, state):      # a board of areas (territory): drawn whole, with its panels
+        if region is not None or center is not None or args.focus is not None:
+            raise CommandError("this board is drawn whole: --region, --center and --focus do not apply to it")
+        _write(args.out, render_territory(scenario.ruleset, state, palette=args.palette, report=report).png)
         return 0
 
     from bot.render.board import render_board

@@ -28,6 +28,7 @@ from PIL import Image, ImageDraw
 from bot.engine.betza import Ray
 from bot.engine.model import format_amount
 from bot.engine.ruleset import PieceKind, Ruleset
+from bot.engine.vocabulary import ABILITIES
 
 from .board import Rendered
 from .sprites import bold_font, draw_piece
@@ -367,6 +368,8 @@ def _notes(kind: PieceKind, diagram: Diagram, ruleset: Ruleset) -> list[str]:
         notes.append("picks up a friend; drops it within two updates")
     if "one_time_step" in abilities and kind.once is not None:
         notes.append(f"once in its life: {kind.once.betza} (orange squares)")
+    for ability in sorted(abilities - _WORDED, key=_ABILITY_ORDER.get):
+        notes.append(_ability_words(ability, kind))
     if not diagram.captures and kind.movement.rays and not any(
             a in abilities for a in ("time_thief",)):
         notes.append("never captures")
@@ -377,6 +380,25 @@ def _notes(kind: PieceKind, diagram: Diagram, ruleset: Ruleset) -> list[str]:
     if diagram.directional:
         notes.append("forward (+y) is up")
     return notes
+
+
+#: Abilities whose note is written above (or that the diagram shows): the others get the engine's
+#: own sentence (bot/engine/vocabulary.py), so a ruleset's new abilities are explained with no code.
+_WORDED = frozenset({"royal", "no_capture", "transparent", "obstacle", "void", "pillar", "spirit", "witch", "dwarf",
+                     "angel", "zombie", "time_thief", "harpy", "one_time_step"})
+_ABILITY_ORDER = {name: index for index, name in enumerate(ABILITIES)}
+
+
+def _ability_words(ability: str, kind: PieceKind) -> str:
+    """The vocabulary's sentence for an ability, without the kind's own name in its citation:
+    "... (Balance, T16)" on the Balance's card reads "... (T16)"."""
+    words = ABILITIES.get(ability, ability.replace("_", " "))
+    return words.replace(f"({kind.name}, ", "(").replace(f" ({kind.name})", "")
+
+
+def _never_moves_words(kind: PieceKind) -> str:
+    """What the diagram of a kind with no Betza move says: Shadow's jump is its only way to move."""
+    return "jumps next to an ally" if kind.has("jump_to_ally") else "never moves"
 
 
 def _wrap(text: str, width: int, size: int) -> list[str]:
@@ -400,7 +422,8 @@ CARD_PAD = 12
 HEADER_HEIGHT = 70
 GRID_SIZE = CARD_WIDTH - 2 * CARD_PAD
 NOTE_SIZE = 13
-NOTE_LINES = 3
+NOTE_LINES = 3           # lines of notes under a diagram, more (up to MAX_NOTE_LINES) when a sheet needs them
+MAX_NOTE_LINES = 6
 GAP = 14
 TITLE_HEIGHT = 56
 LEGEND_ROW = 30
@@ -414,8 +437,12 @@ def _letters(kind: PieceKind) -> str:
 
 
 def _cost_words(ruleset: Ruleset, kind: PieceKind) -> str:
+    """"cost 3 health", "value 1 point", "neutral"; empty when no kind of the ruleset has a cost
+    (territory's pieces are drafted, not bought)."""
     if kind.has("obstacle") or kind.has("void"):
         return "neutral"
+    if all(other.cost == 0 for other in ruleset.pieces.values()):
+        return ""
     amount = format_amount(kind.cost)
     currency = ruleset.economy.currency
     if currency == "points":
@@ -428,9 +455,14 @@ def render_piece_sheet(ruleset: Ruleset) -> Rendered:
     kinds = list(ruleset.pieces.values())
     count = max(1, len(kinds))
     columns = min(6, count)
+    diagrams = {kind.letter: movement_diagram(kind) for kind in kinds}
+    notes_of = {kind.letter: _notes(kind, diagrams[kind.letter], ruleset) for kind in kinds}
+    wrapped = {letter: [line for note in notes for line in _wrap(note, CARD_WIDTH - 2 * CARD_PAD, NOTE_SIZE)]
+               for letter, notes in notes_of.items()}
+    note_rows = min(MAX_NOTE_LINES, max([NOTE_LINES, *(len(lines) for lines in wrapped.values())]))
     while True:
         rows = math.ceil(count / columns)
-        card_height = HEADER_HEIGHT + GRID_SIZE + CARD_PAD + NOTE_LINES * (NOTE_SIZE + 4) + CARD_PAD
+        card_height = HEADER_HEIGHT + GRID_SIZE + CARD_PAD + note_rows * (NOTE_SIZE + 4) + CARD_PAD
         legend_height = LEGEND_ROW * math.ceil(len(MARK_STYLES) / 2) + 20
         width = GAP + columns * (CARD_WIDTH + GAP)
         height = TITLE_HEIGHT + rows * (card_height + GAP) + legend_height + GAP
@@ -455,13 +487,14 @@ def render_piece_sheet(ruleset: Ruleset) -> Rendered:
                    SHEET_PIECE_FILL)
         tx = sprite_box[2] + 10
         name_line = kind.name
-        letters_line = f"{_letters(kind)}  ·  {_cost_words(ruleset, kind)}"
+        cost = _cost_words(ruleset, kind)
+        letters_line = f"{_letters(kind)}  ·  {cost}" if cost else _letters(kind)
         betza_line = f"Betza: {kind.betza}" if kind.betza else "Betza: (none)"
         draw.text((tx, y0 + 8), name_line, font=font(19, bold=True), fill=TEXT_RGB)
         draw.text((tx, y0 + 32), letters_line, font=font(14), fill=TEXT_RGB)
         draw.text((tx, y0 + 50), betza_line, font=font(13), fill=MUTED_RGB)
 
-        diagram = movement_diagram(kind)
+        diagram = diagrams[kind.letter]
         count_cells = 2 * diagram.radius + 1
         cell = GRID_SIZE // count_cells
         grid_px = cell * count_cells
@@ -470,18 +503,16 @@ def render_piece_sheet(ruleset: Ruleset) -> Rendered:
         grid_box = (gx, gy, gx + grid_px, gy + grid_px)
         cells = _draw_diagram(draw, kind, diagram, grid_box)
         if kind.movement.never_moves and kind.once is None:
-            words = "never moves"
+            words = _never_moves_words(kind)
             w, h = text_size(words, 18, bold=True)
             cx, cy = (grid_box[0] + grid_box[2]) / 2, grid_box[1] + grid_px * 0.25
             draw.rectangle((cx - w / 2 - 6, cy - h / 2 - 4, cx + w / 2 + 6, cy + h / 2 + 4), fill=CARD_BG)
             draw.text((cx - w / 2, cy - h / 2), words, font=font(18, bold=True), fill=MUTED_RGB)
 
-        notes = _notes(kind, diagram, ruleset)
-        note_lines: list[str] = []
-        for note in notes:
-            note_lines.extend(_wrap(note, CARD_WIDTH - 2 * CARD_PAD, NOTE_SIZE))
-        if len(note_lines) > NOTE_LINES:
-            note_lines = note_lines[:NOTE_LINES - 1] + [note_lines[NOTE_LINES - 1].rstrip(".") + " …"]
+        notes = notes_of[kind.letter]
+        note_lines = wrapped[kind.letter]
+        if len(note_lines) > note_rows:
+            note_lines = note_lines[:note_rows - 1] + [note_lines[note_rows - 1].rstrip(".") + " …"]
         ny = gy + GRID_SIZE + CARD_PAD - 4
         for line in note_lines:
             draw.text((x0 + CARD_PAD, ny), line, font=font(NOTE_SIZE), fill=MUTED_RGB)
