@@ -74,6 +74,36 @@ def summary_line(stdout: str, label: str) -> str:
     raise AssertionError(f"no {label!r} line in the summary:\n{stdout}")
 
 
+def replayed(out: Path) -> list:
+    """Issue 29: the demo's game exported as its record (through the service, as /game export does)
+    and every update re-resolved from the record by the engine."""
+    import asyncio
+
+    from bot.service import Moderator, Service
+    from bot.service.record import replay_record
+    from bot.store import Store
+
+    async def export() -> bytes:
+        store = await Store.open(out / "skirmish.sqlite3")
+        try:
+            service = Service(store)
+            [game] = await service.games_in(include_ended=True)
+            _, data = await service.export_record(game.id, post=False,
+                                                  actor=Moderator(user_id=game.created_by, guild_id=game.guild_id))
+            return data
+        finally:
+            await store.close()
+
+    import json
+
+    return replay_record(json.loads(asyncio.run(export())))
+
+
+def assert_the_record_replays(out: Path) -> None:
+    checks = replayed(out)
+    assert checks and all(check.matches for check in checks), [c.line() for c in checks if not c.matches]
+
+
 @pytest.fixture(scope="module")
 def two_runs(tmp_path_factory) -> list[tuple[Path, subprocess.CompletedProcess]]:
     return run_twice(tmp_path_factory)
@@ -170,6 +200,7 @@ def test_a_sandbox_demo_plays_energy_and_moves_its_first_event_into_the_session(
     health = (out / "posts" / f"{UPDATES:04d}" / "health.txt").read_text(encoding="utf-8")
     assert "--- Energy: " in health and "Health" not in health
     assert "Event " in (out / "posts" / "0002" / "events.md").read_text(encoding="utf-8")
+    assert_the_record_replays(out)        # issue 29: the whole game re-checked from its record
 
 
 # ============================================================================ Chess Arena (issue 21)
@@ -275,3 +306,14 @@ def test_each_family_has_its_planner_and_one_without_is_refused_in_words():
         assert planner_for(variant).family == variant.family
     with pytest.raises(DemoError, match="no simulated players for .* family"):
         planner_for(load_variant("territory"))
+
+
+# ============================================================================ records (issue 29)
+@pytest.mark.parametrize("runs", ["two_runs", "arena_runs", "megachess_runs"])
+def test_a_whole_demo_game_exports_and_every_update_replays(runs, request):
+    """A community can re-check a whole game: the demo's game of each ruleset (neisg here, sandbox
+    in its own test above) exported as its record, every update re-resolved by the engine."""
+    out, result = request.getfixturevalue(runs)[0]
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert_the_record_replays(out)
+
