@@ -23,6 +23,7 @@ from bot.store import Game, Post
 from .actors import Moderator, require_moderator
 from .base import ServiceBase, is_row_number
 from .errors import NotFound
+from .teams import TEAM_THREADS
 
 __all__ = ["DeliveryCases", "PostTrouble"]
 
@@ -93,7 +94,9 @@ class DeliveryCases(ServiceBase):
 
 
 def _trouble(post: Post, names: dict[int, str], game: Game) -> PostTrouble:
-    if post.recipient is None:
+    if post.kind == TEAM_THREADS:
+        destination = f"the team threads of {game.name}"
+    elif post.recipient is None:
         destination = f"the channel of {game.name}"
     else:
         name = names.get(post.recipient)

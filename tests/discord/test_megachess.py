@@ -110,7 +110,7 @@ async def test_without_the_thread_permissions_team_posts_wait_and_boards_go_on(w
     await world.resolve(game)
     posts = await world.service.post_troubles(game.id, actor=world.moderator)
     [waiting] = [p for p in posts if p.kind == "team_threads"]
-    assert waiting.state == "waiting"
+    assert waiting.state == "waiting" and waiting.destination == "the team threads of megachess game"
     assert "Create Private Threads, Manage Threads" in waiting.reason
     assert any(m.content.startswith("**megachess game**: the board after update 1") for m in world.public(world.channel))
     assert team_threads(world) == {}
