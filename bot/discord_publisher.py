@@ -211,7 +211,11 @@ class DiscordPublisher:
                 present = {member.id for member in await thread.fetch_members()}
                 for user_id, _ in roster.members:
                     if user_id not in present:
-                        await thread.add_user(discord.Object(id=user_id))
+                        try:
+                            await thread.add_user(discord.Object(id=user_id))
+                        except discord.NotFound:        # a member who left the server: the others still go in
+                            log.info("team thread %s of game %s: member %s is gone, not invited", thread.id,
+                                     post.game_id, user_id)
                 for user_id in sorted((present & wanted.players) - roster.member_ids):
                     await thread.remove_user(discord.Object(id=user_id))
                 kept.append(f"{roster.team}: thread {thread.id}, {len(roster.members)} members")

@@ -170,3 +170,20 @@ async def test_the_board_zooms_on_a_team_or_a_kingdom(world):
         unknown.response.content
     both = await world.alice.slash(world.channel, "board", zoom="kingdom:Ada", center="(0,0)")
     assert "zoom goes alone" in both.response.content
+
+
+async def test_a_teammate_who_left_the_server_does_not_keep_the_others_out(world):
+    game = await world.game(ruleset="megachess")
+    await world.join(game, world.alice, "Red", "Ada")
+    await world.join(game, world.cleo, "Green", "Cy")
+    await world.service.submit_order(game.id, user_id=world.alice.id, text="K(0,0)")
+    await world.service.submit_order(game.id, user_id=world.cleo.id, text="K(40,0)")
+    world.env.inject_error("PUT", f"/channels/*/thread-members/{world.alice.id}", status=404, code=10007)
+    await world.resolve(game)
+    threads = team_threads(world)
+    assert len(threads) == 2
+    alabaster = threads[f"alabaster · team · game {game.id}"]
+    metal = threads[f"brushed metal · team · game {game.id}"]
+    assert members(world, alabaster) == {world.env.bot.user.id}                 # Ada could not be added
+    assert members(world, metal) == {world.env.bot.user.id, world.cleo.id}
+    assert await world.service.post_troubles(game.id, actor=world.moderator) == []     # delivered, not parked
