@@ -923,15 +923,15 @@ class _BoardPainter:
 
     def _paint_kingdoms(self, draw: ImageDraw.ImageDraw, kingdoms: dict[str, set[Square]], square_box) -> None:
         """Each kingdom's squares tinted with its owner's colour, light enough for the pieces to stay
-        clear (kingdoms that overlap blend both colours)."""
+        clear (where kingdoms overlap, toward the mean of their colours: no darker than one)."""
         owners: dict[Square, list[str]] = defaultdict(list)
         for owner in sorted(kingdoms):
             for square in kingdoms[owner]:
                 owners[square].append(owner)
+        tints = {owner: _kingdom_tint(self.colours.of(owner)) for owner in kingdoms}
         for square, here in owners.items():
-            colour = self._square_colour(*square)
-            for owner in here:
-                colour = _blend(colour, (_kingdom_tint(self.colours.of(owner)), _KINGDOM_ALPHA))
+            tint = _mean_tone([tints[owner] for owner in here])
+            colour = _blend(self._square_colour(*square), (tint, _KINGDOM_ALPHA))
             self.base[square] = colour
             box = square_box(square)
             draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=colour)

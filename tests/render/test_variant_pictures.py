@@ -365,3 +365,24 @@ def test_the_variant_answers_the_renderer_reads_are_its_own():
     layout = render_board(MEGA, state, additions=additions).layout
     assert layout.kingdom_squares("Ann") == {(x, y) for x in range(-2, 3) for y in range(-2, 3) if x * x + y * y <= 4}
     assert [(f.square, f.left) for f, _ in layout.fading] == [((0, 0), 2)]
+
+
+def test_overlapping_kingdoms_are_no_darker_than_one():
+    """Where kingdoms overlap the square takes the mean of their tints: a crowded game does not
+    darken into mud under the pieces."""
+    players = [Player("Ann", "Navy", team=ALABASTER), Player("Bob", "Maroon", team=METAL),
+               Player("Cid", "Forest", team=ALABASTER)]
+    state = _mega([("Ann", "K", (0, 0)), ("Bob", "K", (4, 0)), ("Cid", "K", (2, 4))], players)
+    rendered = render_board(MEGA, state, region=(-20, -20, 24, 24))
+    image, layout = _image(rendered), rendered.layout
+
+    def colour(square):
+        x0, y0, x1, y1 = layout.box(square)
+        return image.getpixel(((x0 + x1) // 2, (y0 + y1) // 2))
+
+    # (-13, -3) only Ann's, (17, -3) only Bob's, (4, 18) only Cid's, (2, 2) all three: all dark squares
+    alone = [colour(square) for square in ((-13, -3), (17, -3), (4, 18))]
+    assert [sorted(layout_owner for layout_owner in ("Ann", "Bob", "Cid") if square in layout.kingdom_squares(layout_owner))
+            for square in ((-13, -3), (17, -3), (4, 18), (2, 2))] == [["Ann"], ["Bob"], ["Cid"], ["Ann", "Bob", "Cid"]]
+    assert len(set(alone)) == 3
+    assert sum(colour((2, 2))) >= min(sum(c) for c in alone) - 3
