@@ -836,11 +836,9 @@ class _Painter:
                     draw_piece(draw, (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3), kind, tones)
                 count = counts[kind_letter]
                 new = holding.owner is None and fresh[kind_letter] > 0
-                under = f"×{count}" if count > 1 else ""
-                if new:
-                    under = (under + " new").strip()
+                under = " ".join(([f"×{count}"] if count > 1 else []) + (["new"] if new else []))
                 if under:
-                    _text(draw, ((box[0] + box[2]) / 2, box[3] + 2), under, 14,
+                    _text(draw, ((box[0] + box[2]) / 2, box[3] + 2), under, 15,
                           (0, 110, 80) if new else _TEXT, True, "ma")
                 chips.append(Chip(kind_letter, count, box, new))
             drawn.append(DrawnHolding(holding, title, detail, panel, tuple(chips)))

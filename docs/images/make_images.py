@@ -19,6 +19,10 @@ board-megachess.png  a megachess game framed on one player's kingdom (focus="kin
                      in their owners' colours, fading pieces with the updates they have left
 healthboard-megachess.png    megachess standings of 30 players as Quinn asks: the top 20, Quinn's
                      own row, each team's total
+board-territory.png  a territory game after turn 13: areas, control frames, the Moon's pull and move,
+                     a placement, the cycle with turn 14 outlined, both reserves, the draft area
+board-territory-colourblind.png  the same in the colour-blind-safe palette
+pieces-territory.png the territory piece sheet: the 20 pieces, their diagrams and abilities
 """
 
 from __future__ import annotations
@@ -274,10 +278,57 @@ def arena_and_megachess() -> dict:
     }
 
 
+# ----------------------------------------------------------------------------- territory
+def territory_game():
+    """Turn 13 (Red's) of a territory game, played: Ann (Red) holds Green, Bob (Blue) holds Yellow,
+    Purple is even and Bob's Chaos blocks Orange; Ann's Moon pulls Bob's Water from (1,2) to (1,1)
+    and moves to (3,-2), and she places a Portal. Returns the ruleset, the state (Bob to play turn
+    14) and the turn's report."""
+    from collections import Counter
+
+    from bot.engine.territory.state import TerritoryState
+    from bot.engine.variants import variant_for
+
+    ruleset = load_preset("territory")
+    P = lambda owner, kind, x, y: dict(owner=owner, kind=kind, square=(x, y))  # noqa: E731
+    pieces = [P("Ann", "Rck", -3, -2), P("Ann", "Sun", -2, -3), P("Ann", "Moon", 1, -4), P("Ann", "Bal", 0, -4),
+              P("Ann", "Fire", 3, -1), P("Ann", "Mir", -1, -5), P("Ann", "Mir", -2, -5), P("Ann", "Wood", 4, -4),
+              P("Bob", "Sun", 3, 2), P("Bob", "Sld", 4, 3), P("Bob", "Lts", 2, 1), P("Bob", "Chs", -3, 2),
+              P("Bob", "Wtr", 1, 2), P("Bob", "Infy", 4, -2), P("Bob", "Pwr", -4, 4)]
+    reserves = {"Ann": ("Ice", "Lf", "Prtl"), "Bob": ("Fre", "Fre", "Ldr", "Shdw", "Wind")}
+    draft = ("Bal", "Fire", "Ice", "Moon", "Rck", "Wood")
+    state = GameState.build(ruleset, pieces, [Player("Ann", "Red"), Player("Bob", "Blue")], update=13,
+                            bounds=((-5, -5), (5, 5)), seats=("Ann", "Bob"))
+    used = Counter(p["kind"] for p in pieces) + Counter(draft)
+    used += Counter(kind for kinds in reserves.values() for kind in kinds)
+    used["Mir"] -= 1                    # the Mirror's copy is not one of the pool's 40 pieces (T18)
+    bag = [kind for kind in sorted(ruleset.pieces) for _ in range(max(0, 2 - used[kind]))]
+    copy = next(p.id for p in state.board if p.square == (-2, -5))      # the Mirror's copy
+    state.territory = TerritoryState().with_changes(reserves=reserves, draft_area=draft, bag=bag, copies={copy})
+    after, report = variant_for(ruleset).resolve(state, {"Ann": "Moon(1,-4)<(1,2)-(3,-2); +Prtl(-4,-4)"}, 7)
+    return ruleset, after, report
+
+
+def territory() -> dict:
+    """board-territory.png, board-territory-colourblind.png and pieces-territory.png."""
+    from bot.render.diagrams import render_piece_sheet
+    from bot.render.territory import render_territory
+
+    def board(palette: str) -> bytes:
+        ruleset, state, report = territory_game()
+        return render_territory(ruleset, state, report=report, palette=palette).png
+
+    return {
+        "board-territory.png": lambda: board("default"),
+        "board-territory-colourblind.png": lambda: board("colourblind"),
+        "pieces-territory.png": lambda: render_piece_sheet(load_preset("territory")).png,
+    }
+
+
 def images() -> dict:
     """Every reference render: file name -> a function drawing its PNG bytes (tests/render compares
     them with the files, so a change to a picture is a change to these files too)."""
-    return {**boards(), **health_board_and_piece_sheet(), **arena_and_megachess()}
+    return {**boards(), **health_board_and_piece_sheet(), **arena_and_megachess(), **territory()}
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ def _turn_13():
                             bounds=((-5, -5), (5, 5)), seats=("Ann", "Bob"))
     used = Counter(p["kind"] for p in pieces) + Counter(draft)
     used += Counter(kind for kinds in reserves.values() for kind in kinds)
+    used["Mir"] -= 1                    # the Mirror's copy is not one of the pool's 40 pieces (T18)
     bag = [kind for kind in sorted(ruleset.pieces) for _ in range(max(0, 2 - used[kind]))]
     copy = next(p.id for p in state.board if p.square == (-2, -5))
     state.territory = TerritoryState().with_changes(reserves=reserves, draft_area=draft, bag=bag, copies={copy})
@@ -162,7 +163,7 @@ def test_both_reserves_in_canonical_order_with_their_limit(picture):
     draft = layout.holding(None)
     assert draft.title == "Draft area" and [chip.kind for chip in draft.chips] == ["Bal", "Fire", "Ice", "Moon", "Rck",
                                                                                    "Wood"]
-    assert layout.bag == "Bag: 11 pieces, hidden"
+    assert layout.bag == "Bag: 12 pieces, hidden"
     for holding in layout.holdings:                      # chips inside their panel, never overlapping
         for chip in holding.chips:
             assert holding.box[0] <= chip.box[0] and chip.box[2] <= holding.box[2]
