@@ -47,6 +47,8 @@ log = logging.getLogger(__name__)
 
 #: how far from the position's pieces the planner looks for a joining square (Chebyshev rings)
 JOIN_SEARCH = 120
+#: the kinds that now and then head for the nearest enemy king rather than the nearest enemy piece
+HUNTERS = ("Q", "R", "B")
 #: the kinds a scout is sent as: the bishop, which leaves its kingdom in two moves and fades soonest
 SCOUTS = ("B",)
 
@@ -317,10 +319,12 @@ def _chase_bonus(table: _Position, name: str, pieces: list[Piece], moving: set[i
 
 def _advance(table: _Position, name: str, pieces: list[Piece], kings: list[Piece], moving: set[int],
              claimed: set[Square], add, rng: random.Random) -> None:
-    """Two to five pieces toward the nearest enemy piece, staying inside the kingdom; mostly to
-    squares no enemy attacks."""
-    enemies = table.enemy_squares(name)
-    if not enemies:
+    """Two to five pieces toward the nearest enemy piece (a long-range piece toward the nearest
+    enemy king, half the time), staying inside the kingdom; mostly to squares no enemy attacks."""
+    pieces_seen = table.enemy_squares(name)
+    enemy = set(pieces_seen)
+    kings_seen = [p.square for p in table.board.of_kind(table.royal) if p.square in enemy]
+    if not pieces_seen:
         return
     movers = [p for p in pieces if p.id not in moving and p.kind != table.royal and not table.far(p)]
     rng.shuffle(movers)
@@ -329,6 +333,8 @@ def _advance(table: _Position, name: str, pieces: list[Piece], kings: list[Piece
     for piece in movers:
         if wanted <= 0:
             return
+        hunter = piece.kind in HUNTERS and kings_seen and rng.random() < 0.5
+        enemies = kings_seen if hunter else pieces_seen
         here = min(chebyshev(piece.square, e) for e in enemies)
         squares = [s for s in table.destinations(piece) if s not in claimed and not table.board.occupied(s)
                    and table.inside(s, kings)]
@@ -407,11 +413,13 @@ def _out_of_turn(table: _Position, name: str, rng: random.Random) -> str | None:
 #: report entry type -> the count it adds to
 _COUNTED = {"join": "joins", "join_failed": "joins_failed", "capture": "captures", "bounce": "bounces",
             "army": "handovers", "faded": "faded", "collection": "collections", "bonus": "bonuses"}
-#: the least updates after which a session surely shows captures and bounces, army hand-overs and
-#: collected bonus pieces (the first appears after update 5), and faded pieces (a scout is out after
-#: its second move, and a bishop fades after six more of its team's updates)
+#: the least updates after which a session surely shows captures and bounces, collected bonus pieces
+#: (the first appears after update 5), army hand-overs (and the least players: two kings alone
+#: keep away from each other too long) and faded pieces (a scout is out after its second move, and
+#: a bishop fades after six more of its team's updates)
 FIGHTS_FROM = 4
-ARMIES_FROM = 10
+BONUS_FROM = 10
+ARMIES_FROM = (4, 10)
 FADING_FROM = 18
 
 
@@ -440,8 +448,10 @@ def expected(options, variant) -> tuple[str, ...]:
     wanted = ["orders", "refusals", "joins", "posts", "ended"]
     if options.updates >= FIGHTS_FROM:
         wanted += ["captures", "bounces"]
-    if options.updates >= ARMIES_FROM:
-        wanted += ["handovers", "collections"]
+    if options.updates >= BONUS_FROM:
+        wanted.append("collections")
+    if options.players >= ARMIES_FROM[0] and options.updates >= ARMIES_FROM[1]:
+        wanted.append("handovers")
     if options.updates >= FADING_FROM:
         wanted.append("faded")
     return tuple(wanted)
