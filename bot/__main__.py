@@ -11,7 +11,8 @@ update, with its last moves; a board of areas, territory's, is drawn whole with 
 reserves and draft area), its health board (whose text lines also go to standard output) or a
 ruleset's piece sheet (``RULESET``: a preset name or a path to a ruleset file). Values that start with a minus sign are
 written with ``=`` (``--region=-5,-5,5,5``). Errors (a missing or malformed file, a bad region)
-print one clear message and exit with status 2.
+print one clear message and exit with status 2. ``--out`` names a ``.png`` file, or a ``.jpg`` /
+``.jpeg`` one for a JPEG, in a folder that exists.
 
 ``demo`` plays an offline session with simulated players through the real service, scheduler and
 outbox (:mod:`bot.demo`): the database is ``DIR/skirmish.sqlite3``, the posts go to ``DIR/posts/``;
@@ -80,11 +81,39 @@ def _load_ruleset(name: str):
         raise CommandError(str(exc)) from None
 
 
-def _write(path: str, data: bytes) -> None:
+#: The image formats ``render --out`` writes, by the file's suffix.
+IMAGE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
+
+
+def _image_format(path: str) -> str:
+    """The format of the image file ``path`` names by its suffix; refuses another suffix and a
+    folder that does not exist (checked before any drawing, so a typo costs nothing)."""
     target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix not in IMAGE_FORMATS:
+        named = f"ends in {target.suffix!r}" if target.suffix else "has no suffix"
+        raise CommandError(f"--out {path} {named}: write a .png file (or .jpg / .jpeg for a JPEG)")
+    folder = target.parent
+    if not folder.is_dir():
+        raise CommandError(f"--out {path}: the folder {folder} does not exist (create it first; "
+                           f"render does not create folders)")
+    return IMAGE_FORMATS[suffix]
+
+
+def _write(path: str, png: bytes) -> None:
+    """Write the picture ``png`` (PNG bytes) to ``path`` in the format its suffix names."""
+    kind = _image_format(path)
+    data = png
+    if kind != "PNG":
+        from io import BytesIO
+
+        from PIL import Image
+
+        buffer = BytesIO()
+        Image.open(BytesIO(png)).convert("RGB").save(buffer, kind, quality=92)
+        data = buffer.getvalue()
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        Path(path).write_bytes(data)
     except OSError as exc:
         raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
 
@@ -101,6 +130,7 @@ def _print_utf8(text: str) -> None:
 
 # ----------------------------------------------------------------------------- render
 def _render(args: argparse.Namespace) -> int:
+    _image_format(args.out)
     if args.pieces is not None:
         if args.scenario is not None:
             raise CommandError("--pieces draws a ruleset's piece sheet: give RULESET, not a scenario")
@@ -184,8 +214,8 @@ def _add_render(commands) -> None:
     render = commands.add_parser(
         "render", help="draw a scenario's board or health board, or a ruleset's piece sheet",
         description="Draw a scenario's board (or, with --health, its health board) or, with --pieces, "
-                    "a ruleset's piece sheet, as a PNG. Write values that start with a minus sign "
-                    "with '=': --region=-5,-5,5,5.")
+                    "a ruleset's piece sheet, as a PNG (or a JPEG: --out FILE.jpg). Write values that start "
+                    "with a minus sign with '=': --region=-5,-5,5,5.")
     render.add_argument("scenario", nargs="?", metavar="SCENARIO", help="a scenario file (SCENARIOS.md)")
     render.add_argument("--after", action="store_true",
                         help="draw the position after resolving the scenario's update")
@@ -203,7 +233,8 @@ def _add_render(commands) -> None:
                         help="draw the piece sheet of a ruleset (a preset name or a ruleset file)")
     render.add_argument("--palette", choices=("default", "colourblind"), default="default",
                         help="player colours: as named, or their colour-blind-safe alternatives")
-    render.add_argument("--out", required=True, metavar="FILE", help="the PNG file to write")
+    render.add_argument("--out", required=True, metavar="FILE",
+                        help="the image to write: FILE.png, or FILE.jpg / FILE.jpeg for a JPEG; its folder must exist")
     render.set_defaults(run=_render)
 
 
@@ -216,6 +247,14 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
     return value
+
+
+def _whole(text: str) -> int:
+    """A whole number; its limits are the demo's to say (``--players``: one message for 0 and 1)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -241,7 +280,8 @@ def _add_demo(commands) -> None:
                     "on the same DIR, it continues an unfinished session.")
     demo.add_argument("--ruleset", default="neisg", choices=playable_presets(),
                       help="the preset to play (default: neisg)")
-    demo.add_argument("--players", type=_positive, default=12, metavar="N", help="simulated players (default: 12)")
+    demo.add_argument("--players", type=_whole, default=12, metavar="N",
+                      help="simulated players, 2 or more (default: 12)")
     demo.add_argument("--updates", type=_positive, default=20, metavar="N", help="updates to play (default: 20)")
     demo.add_argument("--seed", type=int, default=1, metavar="N", help="the game's seed (default: 1)")
     demo.add_argument("--events-from", type=_positive, default=None, metavar="N",

@@ -62,6 +62,11 @@ def load_config(path: str | Path | None = None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     for section, values in data.items():
+        if section == "token" or (section == "discord" and isinstance(values, dict) and "token" in values):
+            key = "token" if section == "token" else "discord.token"
+            raise ConfigError(f"{path}: {key}: the bot's token does not go in the configuration file; remove it "
+                              f"and put the token in the environment variable DISCORD_TOKEN instead "
+                              f"(export DISCORD_TOKEN=...), where python -m bot run reads it")
         if section not in _KNOWN:
             raise ConfigError(f"{path}: unknown section [{section}] (known: {', '.join(f'[{s}]' for s in _KNOWN)})")
         if not isinstance(values, dict):

@@ -66,3 +66,16 @@ def test_the_token_comes_only_from_the_environment(monkeypatch):
         token_from_environment()
     monkeypatch.setenv("DISCORD_TOKEN", " abc.def ")
     assert token_from_environment() == "abc.def"
+
+
+@pytest.mark.parametrize("text, key", [
+    ("token = 'MTIz.secret'\n", "token"),
+    ("[discord]\ntoken = 'MTIz.secret'\n", "discord.token"),
+])
+def test_a_token_in_the_file_points_to_discord_token(tmp_path, text, key):
+    """Issue 27 item 6: a token written in config.toml is refused with where it belongs, never echoed."""
+    with pytest.raises(ConfigError) as caught:
+        load_config(write(tmp_path, text))
+    message = str(caught.value)
+    assert f"{key}:" in message and "DISCORD_TOKEN" in message
+    assert "unknown section" not in message and "secret" not in message

@@ -167,6 +167,10 @@ def test_a_finished_demo_is_summarised_again(two_runs):
     again = run_demo(out, timeout=60)
     assert again.returncode == 0, again.stdout + again.stderr
     assert counts(again.stdout) == counts(first.stdout)
+    # issue 27 item 6: a re-run says that nothing was played, and gives no time for it
+    assert "nothing was played: this session had ended already" in again.stdout
+    assert "nothing was played" not in first.stdout
+    assert not re.search(r"^  time\s", again.stdout, re.MULTILINE)
 
 
 def test_a_directory_holding_another_session_is_refused(two_runs):
@@ -298,6 +302,29 @@ def test_the_demo_asks_the_variant_how_many_players_it_seats():
     assert seat_count(megachess, 12) == (12, "")
     with pytest.raises(DemoError, match="needs at least 2 players"):
         seat_count(arena, 1)
+
+
+@pytest.mark.parametrize("asked", ["1", "0", "-3"])
+def test_too_few_players_get_one_limit_in_one_message(asked, tmp_path, capsys):
+    """Issue 27 item 6: --players 1 and --players 0 used to give two different limits."""
+    from bot.__main__ import main
+
+    out = tmp_path / "demo"
+    assert main(["demo", "--players", asked, "--out", str(out)]) == 2
+    assert f"needs at least 2 players, not {asked}: the demo plays 2 to " in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_the_limit_says_the_whole_range():
+    neisg = load_variant("neisg")
+    with pytest.raises(DemoError) as zero:
+        seat_count(neisg, 0)
+    with pytest.raises(DemoError) as one:
+        seat_count(neisg, 1)
+    assert str(zero.value).replace("not 0", "not 1") == str(one.value)
+    assert "needs at least 2 players, not 1: the demo plays 2 to " in str(one.value)
+    with pytest.raises(DemoError, match="one colour each"):
+        seat_count(neisg, 1000)
 
 
 def test_each_family_has_its_planner_and_one_without_is_refused_in_words():

@@ -113,12 +113,19 @@ async def run_demo(options: DemoOptions) -> Summary:
 def seat_count(variant, asked: int) -> tuple[int, str]:
     """The players of a session of ``variant`` when ``asked`` for: within the seats the variant
     takes (arena: 2 to 8), with a note saying so when that is not what was asked."""
+    from bot.render.palette import colour_names
+
     seating = variant.seating
-    low, high = seating.min_players, seating.max_players
-    if low is not None and asked < low:
-        raise DemoError(f"{variant.title} needs at least {low} players, not {asked}")
+    low = max(2, seating.min_players or 2)         # the demo's players always meet someone
+    high = seating.max_players
+    most = min(high, len(colour_names())) if high is not None else len(colour_names())
+    if asked < low:        # one limit and one message for --players 1, 0 or -3
+        raise DemoError(f"{variant.title} needs at least {low} players, not {asked}: the demo plays "
+                        f"{low} to {most}")
     if high is not None and asked > high:
-        return high, f" ({asked} asked; {variant.title} seats {low or 1} to {high})"
+        return high, f" ({asked} asked; {variant.title} seats {low} to {high})"
+    if asked > most:
+        raise DemoError(f"the demo has {low} to {most} players (one colour each), not {asked}")
     return asked, ""
 
 
@@ -174,6 +181,8 @@ class _Session:
         self.interval = options.interval
         self.resolved_early = False     # the last update resolved as soon as every player had ordered
         self._reports: dict[int, object] = {}
+        self.existed = False            # the database held this session already (a re-run)
+        self.resumed: tuple[int, bool] | None = None     # a re-run: (updates played before, already over)
 
     async def play(self) -> Summary:
         from bot.scheduler import GameScheduler
@@ -181,6 +190,7 @@ class _Session:
 
         service = self.service
         game = await self.find_or_create()
+        self.resumed = (game.snapshot_update or 0, game.status == "ended") if self.existed else None
         self.interval = max(self.interval, service.schedule(game).seconds or 0)   # slowed down before?
         relay = OutboxRelay(service, FilePublisher(self.out / POSTS), poll_seconds=0.5)
         progress = _Progress(self.options.updates)
@@ -230,6 +240,7 @@ class _Session:
         moved = {} if first_event == variant_for(self.ruleset).first_event else {"events_from": first_event}
         games = await service.games_in(channel_id=CHANNEL_ID, include_ended=True)
         if games:
+            self.existed = True
             game = max(games, key=lambda g: g.id)
             if game.name != options.game_name:
                 raise DemoError(f"{self.out / DATABASE} holds another session, {game.name!r}; "
@@ -360,6 +371,7 @@ class _Session:
                           interval=self.interval, first_event=variant.first_event,
                           own_first_event=variant_for(_ruleset(self.options.ruleset)).first_event)
         summary.updates = game.snapshot_update or 0
+        summary.resumed = self.resumed
         for update in range(1, summary.updates + 1):
             for entry in await self.entries(game.id, update):
                 if entry.type == "refused":

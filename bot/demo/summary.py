@@ -38,6 +38,7 @@ class Summary:
     interval: int = INTERVAL_SECONDS
     first_event: int | None = None
     own_first_event: int | None = None
+    resumed: tuple[int, bool] | None = None   # a re-run on the same DIR: (updates played before it, already over)
 
     @property
     def refusals(self) -> int:
@@ -66,8 +67,16 @@ class Summary:
         title = (f"Skirmish demo: {options.ruleset}, {self.players or options.players} players{self.players_note}, "
                  f"{options.updates} updates, seed {options.seed}; database {Path(options.out) / DATABASE}")
         lines = [title]
+        before, over = self.resumed or (0, False)
+        if over:
+            lines.append(f"  nothing was played: this session had ended already, after update {before}; below "
+                         f"is its stored summary")
+            lines.append(f"  (choose another --out, or delete {Path(options.out)}, to play a new session)")
+        elif self.resumed is not None:
+            lines.append(f"  continued: {before} update{'s were' if before != 1 else ' was'} played before this run, "
+                         f"{self.updates - before} now")
         lines += [f"  {label.ljust(width)}  {value}" for label, value in rows]
-        if self.seconds:
+        if self.seconds and not over:
             lines.append(f"  {'time'.ljust(width)}  {self.seconds:.0f} s")
         if self.interval > options.interval:
             lines.append(f"  note: this machine was slow; updates were slowed to one every {self.interval} s")

@@ -2,7 +2,7 @@
 
     python -m bot.engine scenario FILE...        resolve each file and compare with [expect]
     python -m bot.engine scenario --print FILE   the position after the update, as scenario TOML
-    python -m bot.engine moves FILE              every piece's legal destinations, as JSON
+    python -m bot.engine moves FILE              every piece's legal destinations, as JSON (a piece a line)
 
 Exit status of ``scenario``: 2 if any file is malformed, else 1 if any fails, else 0; every file
 still gets its line.
@@ -39,9 +39,31 @@ def _moves(args: argparse.Namespace) -> int:
          "dests": [list(s) for s in listing(scenario.state, p, position=position)]}
         for p in pieces
     ]}
-    json.dump(out, sys.stdout)
-    sys.stdout.write("\n")
+    sys.stdout.write(_one_piece_a_line(out))
     return 0
+
+
+def _one_piece_a_line(listing: dict, width: int = 100) -> str:
+    """The JSON of SCENARIOS.md laid out for reading: a piece a line, a long list of destinations
+    continued on indented lines of at most ``width`` characters; the whole is still one JSON document."""
+    pieces = listing["pieces"]
+    if not pieces:
+        return '{"pieces": []}\n'
+    blocks = []
+    for piece in pieces:
+        head = json.dumps({key: value for key, value in piece.items() if key != "dests"})[:-1] + ', "dests": ['
+        squares = [json.dumps(square) for square in piece["dests"]]
+        lines, line = [], "  " + head
+        for index, square in enumerate(squares):
+            text = square + ("," if index + 1 < len(squares) else "")
+            if len(line) + len(text) + 1 > width and not line.endswith("["):
+                lines.append(line)
+                line = "      " + text
+            else:
+                line += ("" if line.endswith("[") else " ") + text
+        lines.append(line + "]}")
+        blocks.append("\n".join(lines))
+    return '{"pieces": [\n' + ",\n".join(blocks) + "\n]}\n"
 
 
 def _scenario(args: argparse.Namespace) -> int:
@@ -61,6 +83,8 @@ def _scenario(args: argparse.Namespace) -> int:
             continue
         if args.print:
             sys.stdout.write(state_to_toml(scenario, outcome.state))
+            if args.report:    # as TOML comments: the printed position stays a scenario file
+                sys.stdout.write("".join(f"# {line}\n" for line in outcome.report.text().splitlines()))
             continue
         if outcome.passed:
             print(f"PASS {path}")
@@ -80,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     scenario = commands.add_parser("scenario", help="resolve scenario files and compare with their [expect]")
     scenario.add_argument("files", nargs="+", metavar="FILE", help="scenario files (SCENARIOS.md)")
     scenario.add_argument("--print", action="store_true", help="print the position after the update as TOML")
-    scenario.add_argument("--report", action="store_true", help="also print each update's public report")
+    scenario.add_argument("--report", action="store_true",
+                          help="also print each update's public report (with --print: as # comments after the position)")
     scenario.set_defaults(run=_scenario)
     moves = commands.add_parser("moves", help="print every piece's legal destinations in a scenario file, as JSON")
     moves.add_argument("file", help="a scenario file (SCENARIOS.md)")

@@ -55,7 +55,7 @@ def test_health_prints_the_lines(tmp_path):
 
 
 def test_health_after_the_update(tmp_path):
-    out = tmp_path / "sub" / "health.png"          # missing folders are created
+    out = tmp_path / "health.png"
     result = _run(str(SCENARIO), "--after", "--health", "--out", str(out))
     assert result.returncode == 0, result.stderr
     scenario = load_scenario(SCENARIO)
@@ -158,3 +158,29 @@ def test_health_with_a_caller_prints_what_the_caller_sees(tmp_path):
 def test_focus_and_caller_go_with_their_images(tmp_path, capsys, argv, words):
     assert main(["render", str(MEGACHESS), *argv, "--out", str(tmp_path / "x.png")]) == 2
     assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["board.jpg", "board.JPEG"])
+def test_a_jpg_is_written_as_a_jpeg(tmp_path, name):
+    """Issue 27 item 6: --out x.jpg used to hold PNG bytes."""
+    out = tmp_path / name
+    assert main(["render", str(SCENARIO), "--out", str(out)]) == 0
+    image = Image.open(out)
+    assert image.format == "JPEG" and max(image.size) <= 4096
+
+
+@pytest.mark.parametrize("argv", [[str(SCENARIO)], [str(SCENARIO), "--health"], ["--pieces", "neisg"]])
+def test_another_suffix_is_refused_before_drawing(tmp_path, capsys, argv):
+    out = tmp_path / "board.gif"
+    assert main(["render", *argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "ends in '.gif'" in err and ".png" in err and ".jpg" in err
+    assert not out.exists()
+
+
+def test_a_missing_folder_is_refused_not_created(tmp_path, capsys):
+    """Issue 27 item 6: --out /no/such/dir/x.png used to create the folders silently."""
+    out = tmp_path / "no" / "such" / "x.png"
+    assert main(["render", str(SCENARIO), "--out", str(out)]) == 2
+    assert f"the folder {out.parent} does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "no").exists()
