@@ -61,6 +61,7 @@ _MARGIN = 18
 _MAX_SCALE = 64
 _MIN_SCALE = 22
 _MAX_HEIGHT = 4096
+_SLOT_MIN = 112          # pixels: the narrowest slot of the turn cycle (a phone reads "Purple · Bob")
 
 _BACKGROUND: RGB = (250, 250, 247)
 _TEXT: RGB = (25, 25, 25)
@@ -731,6 +732,10 @@ class _Painter:
 
     # ------------------------------------------------------------------ the cycle
     def paint_cycle(self, draw: ImageDraw.ImageDraw, y: int) -> tuple[list[DrawnSlot], int]:
+        """One box a slot in the slot's colour, in rows of equal slots wide enough to read on a phone
+        (12 slots: two rows of 6, each half of the cycle); under each, the turn that takes it next
+        and who plays it ("skip": nobody controls the territory); the current slot outlined and
+        pointed at. Once the game is over, no turns and no outline."""
         slots = self.additions.cycle
         if not slots:
             return [], y
@@ -738,48 +743,39 @@ class _Painter:
         title = "Turn cycle: the game is over" if over else "Turn cycle"
         _text(draw, (_MARGIN, y), title, 21, bold=True)
         self.texts.append(title)
-        y += 34
-        count = len(slots)
-        gap = 5
-        inner = self.width - 2 * _MARGIN
-        per_row = max(1, min(count, (inner + gap) // (56 + gap)))
+        y += 30
+        count, gap, inner = len(slots), 8, self.width - 2 * _MARGIN
+        per_row = max(1, min(count, (inner + gap) // (_SLOT_MIN + gap)))
         rows = math.ceil(count / per_row)
         per_row = math.ceil(count / rows)
         slot_w = (inner - (per_row - 1) * gap) // per_row
-        box_h = 38
+        box_h, pitch = 40, 40 + 46
         current = next((i for i, slot in enumerate(slots) if slot.current), None)
-        turn = self.state.update
         drawn: list[DrawnSlot] = []
         for index, slot in enumerate(slots):
             row, col = divmod(index, per_row)
-            bx0 = _MARGIN + col * (slot_w + gap)
-            by0 = y + row * (box_h + 62) + 12
-            box = (bx0, by0, bx0 + slot_w, by0 + box_h)
+            left, top = _MARGIN + col * (slot_w + gap), y + 16 + row * pitch
+            box = (left, top, left + slot_w, top + box_h)
             colour = self.slot_rgb(slot.name)
             draw.rounded_rectangle(box, radius=6, fill=colour, outline=_darker(colour, 0.6), width=1)
-            size = next((n for n in range(17, 10, -1) if _width(slot.name, n, True) <= slot_w - 4), 11)
-            name = _fit(slot.name, slot_w - 4, size, bold=True)
-            _text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), name, size, contrast_edge(colour), True, "mm")
-            if current is None:
-                next_turn = turn + index
-            else:
-                next_turn = turn + (index - current) % count
-            player = slot.player
-            who = "skip" if player is None else player
-            words = ("", "") if over else (f"T{next_turn}", _fit(who, slot_w, 16))
+            size = next((n for n in range(20, 10, -1) if _width(slot.name, n, True) <= slot_w - 6), 11)
+            centre_x = (box[0] + box[2]) / 2
+            _text(draw, (centre_x, (box[1] + box[3]) / 2), _fit(slot.name, slot_w - 6, size, True), size,
+                  contrast_edge(colour), True, "mm")
+            turn = self.state.update + (index - current) % count if current is not None else self.state.update + index
             outlined = slot.current and not over
+            words = ("", "") if over else (f"T{turn}", "skip" if slot.player is None else slot.player)
             if outlined:
                 draw.rounded_rectangle((box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4), radius=8, outline=_OUTLINE,
                                        width=4)
-                cx = (box[0] + box[2]) / 2
-                draw.polygon([(cx - 8, box[1] - 15), (cx + 8, box[1] - 15), (cx, box[1] - 6)], fill=_OUTLINE)
-            _text(draw, ((box[0] + box[2]) / 2, box[3] + 8), words[0], 16, _TEXT if outlined else _MUTED, outlined,
-                  "ma")
-            _text(draw, ((box[0] + box[2]) / 2, box[3] + 29), words[1], 16,
-                  _MUTED if player is None else _TEXT, outlined, "ma")
-            drawn.append(DrawnSlot(slot, index, next_turn, box, outlined, words))
-        y += rows * (box_h + 62) + 4
-        return drawn, y
+                draw.polygon([(centre_x - 9, box[1] - 17), (centre_x + 9, box[1] - 17), (centre_x, box[1] - 7)],
+                             fill=_OUTLINE)
+            if not over:
+                line = _fit(f"{words[0]} · {words[1]}", slot_w + gap, 18, outlined)
+                _text(draw, (centre_x, box[3] + 7), line, 18, _TEXT if outlined or slot.player else _MUTED, outlined,
+                      "ma")
+            drawn.append(DrawnSlot(slot, index, turn, box, outlined, words))
+        return drawn, y + 16 + rows * pitch - 8
 
     # ------------------------------------------------------------------ reserves, draft area, bag
     def paint_holdings(self, image: Image.Image, y: int) -> tuple[list[DrawnHolding], str, int]:
@@ -808,7 +804,7 @@ class _Painter:
             chips_x = _MARGIN + label_w
             per_row = max(1, (self.width - _MARGIN - chips_x + gap) // (chip + gap))
             rows = max(1, math.ceil(len(order) / per_row))
-            height = rows * (chip + 22) + 12
+            height = rows * (chip + 20) + 10
             if holding.owner is None:
                 height = max(height, 86)
             panel = (_MARGIN, y, self.width - _MARGIN, y + height)
@@ -817,7 +813,7 @@ class _Painter:
             if swatch is not None:
                 draw.rounded_rectangle((tx, y + 12, tx + 18, y + 30), radius=3, fill=swatch, outline=_OUTLINE)
                 tx += 26
-            _text(draw, (tx, y + 10), _fit(title, chips_x - tx - 8, 19, True), 19, bold=True)
+            _text(draw, (tx, y + 10), _fit(title, chips_x - tx - 8, 21, True), 21, bold=True)
             _text(draw, (_MARGIN + 12, y + 38), detail, 18, _MUTED)
             if holding.owner is None:
                 _text(draw, (_MARGIN + 12, y + 62), bag_words, 16, _MUTED)
@@ -828,7 +824,7 @@ class _Painter:
             for index, kind_letter in enumerate(order):
                 row, col = divmod(index, per_row)
                 cx0 = chips_x + col * (chip + gap)
-                cy0 = y + 8 + row * (chip + 22)
+                cy0 = y + 8 + row * (chip + 20)
                 box = (cx0, cy0, cx0 + chip, cy0 + chip)
                 kind = self.ruleset.pieces.get(kind_letter)
                 draw.rounded_rectangle(box, radius=6, fill=(236, 233, 226))
@@ -880,19 +876,19 @@ class _Painter:
         if any(piece.id in copies for piece in self.state.board):
             items.append(("copy", None, "Mirror copy"))
 
-        size = 16
+        size = 18
         column_w = (self.width - 2 * _MARGIN) // 2
         words_list = []
         for index, (shape, colour, words) in enumerate(items):
             col, row = index % 2, index // 2
             x = _MARGIN + col * column_w
-            cy = y + row * 28 + 12
+            cy = y + row * 30 + 13
             self.legend_icon(draw, shape, colour, (x + 12, cy))
             _text(draw, (x + 32, cy), _fit(words, column_w - 40, size), size, _TEXT, anchor="lm")
             words_list.append(words)
         rows = math.ceil(len(items) / 2)
         self.texts += words_list
-        return words_list, y + rows * 28
+        return words_list, y + rows * 30
 
     def legend_icon(self, draw: ImageDraw.ImageDraw, shape: str, colour, centre: tuple[int, int]) -> None:
         cx, cy = centre
