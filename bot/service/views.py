@@ -14,7 +14,8 @@ from datetime import datetime
 from bot.engine.model import format_amount
 from bot.engine.report import Report, render
 from bot.engine.validation import legal_destinations
-from bot.render.board import Focus, render_board
+from bot.render.board import Focus
+from bot.render.game import drawn_whole, render_game_board
 from bot.render.diagrams import render_piece_sheet
 from bot.render.healthboard import render_health_board, standings_lines
 from bot.store import Game
@@ -153,10 +154,16 @@ class ViewCases(ServiceBase):
             caption = (f"{game.name}: the {ruleset.kind(chosen.kind).name} on ({square[0]},{square[1]}) "
                        f"can move to {len(highlight)} squares (framed)")
         palette = self.settings(game).palette
+        last = None
+        if drawn_whole(ruleset, state):      # territory: drawn whole, with the last turn's action
+            async with self.store.snapshot_read() as q:
+                snapshot = await q.snapshot(game.id, game.snapshot_update, game.snapshot_revision)
+            last = Report.from_json(snapshot.report) if snapshot is not None and snapshot.report else None
+            caption = f"{game.name}: the board for turn {game.update_no}"
         try:
-            rendered = await asyncio.to_thread(render_board, ruleset, state, center=middle,
+            rendered = await asyncio.to_thread(render_game_board, ruleset, state, center=middle,
                                                radius=radius if middle else None, highlight=highlight,
-                                               palette=palette, focus=focus)
+                                               palette=palette, focus=focus, report=last)
         except ValueError as exc:
             if focus is None:
                 raise
@@ -278,7 +285,8 @@ class ViewCases(ServiceBase):
         async with self.store.snapshot_read() as q:
             game = await self._game(q, game_id)
         ruleset = self.ruleset(game)
-        rendered = await asyncio.to_thread(render_board, ruleset, entry.state, palette=self.settings(game).palette)
+        rendered = await asyncio.to_thread(render_game_board, ruleset, entry.state,
+                                           palette=self.settings(game).palette, report=entry.report)
         report = entry.report.text() if entry.report else f"Update {update_no}: no report ({entry.reason})."
         return Picture(rendered.png, f"board-{update_no:04d}.png", f"{game.name}: the board after update {update_no}"), report
 

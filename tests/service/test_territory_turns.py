@@ -91,3 +91,24 @@ async def test_turn_hours_replace_the_schedule_and_belong_to_turn_based_games(ta
     assert table.service.schedule(changed).describe() == "every 2 hours"
     await table.refused(table.service.configure(game.id, actor=MODERATOR, schedule="every 1 hour"), InvalidInput,
                         "gives each turn its own time")
+
+
+async def test_a_turn_is_posted_and_shown_with_territory_s_own_picture(table):
+    """Issue 24 item 2: the board post after a turn, /board and /history draw the territory picture
+    (areas, cycle, reserves, the turn's action), not the plain board."""
+    from bot.engine.report import Report
+    from bot.render.territory import render_territory
+
+    game = await _territory(table)
+    await table.service.submit_order(game.id, user_id=ANN, text="pass")
+    await _resolve_due(table, game.id)
+    entry = await table.service.history(game.id, 1)
+    ruleset = table.service.ruleset(await table.service.get_game(game.id))
+    expected = render_territory(ruleset, entry.state, report=entry.report).png
+    [board] = [p for p in await table.posts(game.id) if p.kind == "board" and p.update_no == 1]
+    assert board.attachment == expected
+    shown = await table.service.board_picture(game.id)
+    assert shown.png == render_territory(ruleset, entry.state, report=Report.from_json(entry.report.to_json())).png
+    assert "turn 2" in shown.caption
+    picture, _ = await table.service.history_picture(game.id, 1)
+    assert picture.png == expected
