@@ -7,13 +7,14 @@ changes are entries too, and they add up to each player's change over the update
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterable
 
-from .model import format_amount, format_square
+from .model import Square, format_amount, format_square
 
-__all__ = ["Entry", "Report", "render", "PUBLIC", "PRIVATE"]
+__all__ = ["Entry", "Report", "Context", "render", "PUBLIC", "PRIVATE"]
 
 PUBLIC = "public"
 PRIVATE = "private"
@@ -98,6 +99,16 @@ class Report:
         entries = self.public() if player is None else self.for_player(player)
         return render(entries, player, self.update)
 
+    def context(self) -> "Context":
+        """What the public report says about who did what, read once: every private report of
+        the update draws on it (``render(own, name, update, context=report.context())``)."""
+        return Context(self.public())
+
+    def private_text(self, player: str) -> str:
+        """The private report of ``player``: what happened to them (:meth:`concerning`), told with
+        the public report as context (whose piece dodged, who shared a capture)."""
+        return render(self.concerning(player), player, self.update, context=self.context())
+
     def to_json(self) -> dict:
         return {"update": self.update, "entries": [e.to_json() for e in self.entries]}
 
@@ -107,16 +118,344 @@ class Report:
 
 
 # ----------------------------------------------------------------------------- sentences
-def render(entries: Iterable[Entry], reader: str | None = None, update: int | None = None) -> str:
-    """Sentences a player understands, one per entry, grouped under a heading."""
+def render(entries: Iterable[Entry], reader: str | None = None, update: int | None = None,
+           context: "Iterable[Entry] | Context | None" = None) -> str:
+    """Sentences a player understands under a heading: one sentence per outcome, naming whose piece.
+
+    What one outcome wrote as several entries is told once: a capture that the capturer's order
+    line already tells is not repeated, and its reward is written in that line ("(+3 health)"); a
+    fallback that was played is told by the fallback's sentence; routine balance changes shared by
+    several players (regeneration, +1 a point an update) are one line naming them; the new implosion
+    squares are one line. ``context``: the entries the sentences may draw on to name who did what
+    (whose piece dodged; by default ``entries``; a private report passes the public report's
+    :meth:`Report.context`, read once for every player). Only the words change: every balance
+    entry's amount is written, so they still add up."""
+    entries = list(entries)
+    if not isinstance(context, Context):
+        context = Context(entries if context is None else context)
     lines = []
     if update is not None:
         lines.append(f"Update {update}" + (f" (your report, {reader})" if reader else ""))
-    for entry in entries:
-        sentence = _SENTENCES.get(entry.type, _generic)(entry, reader)
-        if sentence:
-            lines.append(f"- {sentence}")
+    lines += [f"- {sentence}" for sentence in _Story(entries, reader, context).told()]
     return "\n".join(lines)
+
+
+_SQUARE = re.compile(r"\((-?\d+),(-?\d+)\)")
+_DODGE = re.compile(r"^the square was empty, the (?P<kind>.+?) (?:dodged to (?P<to>\(-?\d+,-?\d+\))|had left)$")
+
+
+_TOLD_DODGE = re.compile(r"^(?P<piece>.+) on \(-?\d+,-?\d+\) (?P<rest>dodged.*?)(?: \(D10\))?$")
+
+
+def _squares_of(order: str) -> list[Square]:
+    """The squares an order's canonical form names, in order (a move: origin, then target)."""
+    return [(int(x), int(y)) for x, y in _SQUARE.findall(order)]
+
+
+def _move_of(order: str) -> tuple[Square, Square] | None:
+    """(origin, target) of a move's canonical form ``X(a,b)-(c,d)...``; None for anything else."""
+    if order.startswith("+") or ")-(" not in order:
+        return None
+    squares = _squares_of(order)
+    return (squares[0], squares[1]) if len(squares) >= 2 else None
+
+
+def _victims(entry: Entry) -> list[str]:
+    """The pieces an order captured, as the engine described them ("Ada's king on (1,6)")."""
+    return [part for part in str(entry.data.get("what", "")).split(", ") if part]
+
+
+def _piece_words(entry: Entry) -> str:
+    """A capture entry's piece as the engine describes it (``Ada's king on (1,6)``)."""
+    d = entry.data
+    owner = f"{d['owner']}'s " if d.get("owner") else ""
+    return f"{owner}{d['kind']} on {format_square(d['at'])}"
+
+
+class Context:
+    """What a list of entries says about who did what: the moves by origin and by target, the
+    captures (by the captured piece's owner and square), annihilations, and the players who left
+    (eliminated, resigned: no respawn to promise them)."""
+
+    def __init__(self, entries: Iterable[Entry]) -> None:
+        self.moves_from: dict[Square, list[tuple[str, Square]]] = {}
+        self.moves_to: dict[Square, list[tuple[str, Square]]] = {}
+        self.captured: dict[tuple[str | None, Square], Entry] = {}
+        self.captures_of: dict[str, list[Entry]] = {}     # by the piece's words ("Ada's king on (1,6)")
+        self.annihilated: set[Square] = set()
+        self.gone: set[str] = set()
+        for entry in entries:
+            if entry.type == "order" and entry.players:
+                move = _move_of(str(entry.data.get("order", "")))
+                if move is not None:
+                    self.moves_from.setdefault(move[0], []).append((entry.players[0], move[1]))
+                    self.moves_to.setdefault(move[1], []).append((entry.players[0], move[0]))
+            elif entry.type == "capture":
+                self.captured.setdefault((entry.data.get("owner"), tuple(entry.data["at"])), entry)
+                self.captures_of.setdefault(_piece_words(entry), []).append(entry)
+            elif entry.type == "annihilation":
+                self.annihilated.add(tuple(entry.data["at"]))
+            elif entry.type in ("elimination", "resignation") and entry.players:
+                self.gone.add(entry.players[0])
+            elif entry.type == "army":
+                self.gone.add(entry.data["victim"])
+
+
+class _Story:
+    """One rendering of a list of entries: which entries another sentence already tells, which are
+    told together, and what the context says about whose pieces moved."""
+
+    def __init__(self, entries: list[Entry], reader: str | None, context: Context) -> None:
+        self.entries, self.reader = entries, reader
+        self.moves_from, self.gone = context.moves_from, context.gone
+        self.context = context
+
+    # ------------------------------------------------------------------ who did what
+    def whose(self, player: str | None, capital: bool = False) -> str:
+        if player is None:
+            return "The" if capital else "the"
+        words = _whose(player, self.reader)
+        return words[:1].upper() + words[1:] if capital else words
+
+    def moves_to(self, square: Square) -> list[tuple[str, Square]]:
+        """(player, origin) of the moves in the context that ended on ``square``."""
+        return self.context.moves_to.get(square, [])
+
+    def dodge_words(self, attacker: str, target: Square | None, why: str) -> tuple[Square | None, str] | None:
+        """The square found empty and "Lev's leopard dodged to (-3,1)" for the engine's "the square
+        was empty, the leopard dodged to (-3,1)" (D70's "dodged" kept); None when ``why`` is not a
+        dodge. The piece that dodged is the one whose move ended where it dodged to (a theft's
+        victim too, whose square is not the thief's target, D27)."""
+        match = _DODGE.match(why)
+        if match is None:
+            return None
+        kind, to = match.group("kind"), match.group("to")
+        if to is not None:
+            movers = sorted({(p, origin) for p, origin in self.moves_to(_squares_of(to)[0]) if p != attacker})
+            if len(movers) == 1:
+                owner, origin = movers[0]
+                return origin, f"{self.whose(owner)} {kind} dodged to {to}"
+            return None, f"the {kind} dodged to {to}"
+        movers = sorted({p for p, _ in self.moves_from.get(target, ()) if p != attacker}) if target else []
+        if len(movers) == 1:
+            return target, f"{self.whose(movers[0])} {kind} had left"
+        return target, f"the {kind} had left"
+
+    def capture_of(self, owner: str, square: Square) -> Entry | None:
+        return self.context.captured.get((owner, square))
+
+    def partners(self, player: str, victim: str) -> list[str]:
+        """Who else captured ``victim`` with ``player`` (a shared capture, D14)."""
+        for entry in self.context.captures_of.get(victim, ()):
+            if player in entry.data["by"] and len(entry.data["by"]) > 1:
+                return [p for p in entry.data["by"] if p != player]
+        return []
+
+    # ------------------------------------------------------------------ the sentences
+    def told(self) -> list[str]:
+        entries, reader = self.entries, self.reader
+        skip: set[int] = set()
+        rewards: dict[int, dict[str, list[str]]] = {}       # order entry -> victim -> its rewards' words
+        orders_captured = {(e.players[0], victim) for e in entries if e.type == "order"
+                           and e.data.get("outcome") == "captured" for victim in _victims(e)}
+        # indexes, so that a report of thousands of entries is told in one pass or two
+        captures_paid: dict[tuple[str, str], list[int]] = {}   # (player, "captured ...") -> balance entries
+        played_orders: dict[tuple[tuple[str, ...], str], list[int]] = {}
+        for index, entry in enumerate(entries):
+            if entry.type == "balance" and str(entry.data.get("reason", "")).startswith("captured "):
+                reason = str(entry.data["reason"])
+                cut = min([at for at in (reason.find(", "), reason.find(": ")) if at >= 0] + [len(reason)])
+                captures_paid.setdefault((entry.players[0], reason[:cut]), []).append(index)
+            elif entry.type == "order" and entry.data.get("outcome") == "played":
+                played_orders.setdefault((entry.players, str(entry.data.get("order"))), []).append(index)
+        for index, entry in enumerate(entries):
+            if entry.type == "order" and entry.data.get("outcome") == "captured":
+                for victim in _victims(entry):
+                    for other in captures_paid.get((entry.players[0], f"captured {victim}"), ()):
+                        if other in skip:
+                            continue
+                        skip.add(other)
+                        balance = entries[other]
+                        rest = str(balance.data["reason"])[len(f"captured {victim}"):]
+                        rewards.setdefault(index, {}).setdefault(victim, []).append(_signed(balance) + rest)
+            elif entry.type == "capture" and not entry.data.get("sniped"):
+                if all((player, _piece_words(entry)) in orders_captured for player in entry.data["by"]):
+                    skip.add(index)      # the capturers' order lines tell it
+            elif entry.type == "fallback":
+                later = [i for i in played_orders.get((entry.players, str(entry.data["order"])), ()) if i > index]
+                if later:
+                    skip.add(later[0])   # "... was played instead" says it
+        bounces = {tuple(e.data["at"]) for e in entries if e.type == "bounce"}
+        for index, entry in enumerate(entries):
+            # megachess: the bounce's own line tells the orders it stopped (D57, D72's "bounce")
+            if (entry.type == "order" and entry.data.get("outcome") == "cancelled"
+                    and str(entry.data.get("what", "")).startswith("bounce:")):
+                move = _move_of(str(entry.data["order"]))
+                if move is not None and move[1] in bounces:
+                    skip.add(index)
+        groups: dict[tuple, list[int]] = {}
+        for index, entry in enumerate(entries):
+            if entry.type == "balance" and index not in skip:
+                d = entry.data
+                groups.setdefault((d["reason"], d["amount"], d["currency"]), []).append(index)
+        shared = {indices[0]: indices for indices in groups.values()
+                  if len({entries[i].players[0] for i in indices}) > 1}
+        for indices in shared.values():
+            skip.update(indices[1:])
+        implosions = [i for i, e in enumerate(entries) if e.type == "implosion"]
+        skip.update(implosions[1:])
+
+        # one player's orders played one after another: one sentence
+        played: dict[int, list[str]] = {}
+        first = None
+        for index, entry in enumerate(entries):
+            if index in skip:
+                continue
+            if entry.type == "order" and entry.data.get("outcome", "played") == "played":
+                if first is not None and entries[first].players == entry.players:
+                    played[first].append(entry.data["order"])
+                    skip.add(index)
+                    continue
+                first = index
+                played[index] = [entry.data["order"]]
+            else:
+                first = None
+
+        sentences = []
+        for index, entry in enumerate(entries):
+            if index in skip:
+                continue
+            if index in played and len(played[index]) > 1:
+                orders = played[index]
+                sentences.append(f"{self.subject(entry.players[0], _and(orders))} were played.")
+            elif index in shared:
+                sentences.append(self.shared_balance([entries[i] for i in shared[index]]))
+            elif entry.type == "implosion":
+                sentences.append(_implosions([tuple(entries[i].data["at"]) for i in implosions]))
+            elif entry.type == "order":
+                sentences.append(self.order(entry, rewards.get(index, {})))
+            elif entry.type == "fallback":
+                sentences.append(self.fallback(entry))
+            elif entry.type == "king_lost":
+                sentences.append(self.king_lost(entry))
+            else:
+                sentence = _SENTENCES.get(entry.type, _generic)(entry, reader)
+                if sentence:
+                    sentences.append(sentence)
+        return sentences
+
+    def subject(self, player: str, order: str) -> str:
+        return f"{self.whose(player, capital=True)} {order}" if player == self.reader else f"{player}: {order}"
+
+    def order(self, entry: Entry, rewards: dict[str, list[str]]) -> str:
+        d = entry.data
+        player = entry.players[0]
+        order = d["order"]
+        outcome = d.get("outcome", "played")
+        subject = self.subject(player, order)
+        move = _move_of(order)
+        if outcome == "played":
+            return f"{subject} was played."
+        if outcome == "captured":
+            parts = []
+            for victim in _victims(entry):
+                words = _yours(victim, self.reader)
+                partners = self.partners(player, victim)
+                if partners:
+                    words += f" together with {_and([_who(p, self.reader, capital=False) for p in partners])}"
+                if victim in rewards:
+                    words += f" ({'; '.join(rewards[victim])})"
+                parts.append(words)
+            return f"{subject} captured {', '.join(parts)}."
+        if outcome == "dodged":
+            target = move[1] if move else None
+            dodge = self.dodge_words(player, target, str(d["what"]))
+            if dodge is not None:
+                return f"{_found(subject, dodge[0])}: {dodge[1]} (D10)."
+            told = _TOLD_DODGE.match(str(d["what"]))      # arena: "Greta's pawn on (-9,0) dodged to (-8,1) (D10)"
+            if told is not None and target is not None:
+                piece = _yours(told.group("piece"), self.reader)
+                return f"{subject} found {format_square(target)} empty: {piece} {told.group('rest')} (D10)."
+            return f"{subject} found the square empty: {d['what']}."
+        if outcome == "held":
+            origin = move[0] if move else None
+            capture = self.capture_of(player, origin) if origin is not None else None
+            kind = capture.data["kind"] if capture is not None else "piece"
+            where = f" on {format_square(origin)}" if origin is not None else ""
+            return f"{subject} did not happen: the {kind}{where} was capturable and an attack held it in place (D13)."
+        if outcome == "cancelled":
+            return f"{subject} did not happen: {d['what']}."
+        if outcome == "destroyed":
+            return f"{subject} met other pieces on {format_square(d['at'])} and was destroyed (M.A.D.)."
+        return f"{subject}: {outcome}."
+
+    def fallback(self, entry: Entry) -> str:
+        d = entry.data
+        player = entry.players[0]
+        subject = self.subject(player, d["first"])
+        move = _move_of(d["first"])
+        instead = f"so {'your' if player == self.reader else 'their'} fallback {d['order']} was played instead (D12)"
+        why = str(d["why"])
+        dodge = self.dodge_words(player, move[1] if move else None, why)
+        if dodge is not None:
+            return f"{_found(subject, dodge[0])}: {dodge[1]}, {instead}."
+        if why == "the capturable piece was captured" and move is not None:
+            capture = self.capture_of(player, move[0])
+            if capture is not None:
+                by = _and([_who(p, self.reader, capital=False) for p in capture.data["by"]])
+                return (f"{subject} did not happen: the {capture.data['kind']} on {format_square(move[0])} was "
+                        f"capturable and {by} captured it, {instead}.")
+            return (f"{subject} did not happen: the piece on {format_square(move[0])} was capturable and under "
+                    f"attack, {instead}.")
+        return f"{subject} failed: {why}; {instead}."
+
+    def king_lost(self, entry: Entry) -> str:
+        player = entry.players[0]
+        mine = player == self.reader
+        who = _who(player, self.reader)
+        square = tuple(entry.data["at"])
+        text = f"{who} lost {'your' if mine else 'their'} king on {format_square(square)}"
+        capture = self.capture_of(player, square)
+        if capture is not None:
+            text += f" to {_and([_who(p, self.reader, capital=False) for p in capture.data['by']])}"
+        elif square in self.context.annihilated:
+            text += " to the implosion square"
+        if player in self.gone:      # eliminated or resigned: no respawn to promise (D30)
+            return text + "."
+        return (text + f"; it respawns automatically at the end of update {entry.data['respawn']} unless "
+                f"{'you place' if mine else f'{player} places'} a new king first.")
+
+    def shared_balance(self, group: list[Entry]) -> str:
+        """One line for a change several players share: "Regeneration: +1 health for Ann, Bob and Cleo."."""
+        first = group[0].data
+        reason = str(first["reason"])
+        names = list(dict.fromkeys(_who(entry.players[0], self.reader, capital=False) for entry in group))
+        return f"{reason[:1].upper()}{reason[1:]}: {_signed(group[0])} for {_and(names)}."
+
+
+def _found(subject: str, square: Square | None) -> str:
+    """"Ann: K(3,7)-(2,7) found (2,7) empty" (or "found the square empty" when it is not known)."""
+    return f"{subject} found {format_square(square) if square is not None else 'the square'} empty"
+
+
+def _signed(entry: Entry) -> str:
+    """A balance entry's change: ``+1 health``, ``-8 health``, ``+1 point``."""
+    amount = entry.data["amount"]
+    return f"{'+' if amount >= 0 else '-'}{format_amount(abs(amount))} {_currency(entry.data['currency'], amount)}"
+
+
+def _currency(currency: str, amount) -> str:
+    """``points`` for 2, ``point`` for 1 (health and energy have one form)."""
+    return currency[:-1] if abs(amount) == 1 and currency.endswith("s") else currency
+
+
+def _implosions(squares: list[Square]) -> str:
+    names = _and([format_square(square) for square in squares])
+    if len(squares) == 1:
+        return (f"{names} is an implosion square now: whatever stands on it at the end of the next update is "
+                f"annihilated (D15).")
+    return (f"{names} are implosion squares now: whatever stands on them at the end of the next update is "
+            f"annihilated (D15).")
 
 
 def _who(player: str | None, reader: str | None, capital: bool = True) -> str:
@@ -135,37 +474,9 @@ def _amount(value) -> str:
     return format_amount(value)
 
 
-def _order(entry: Entry, reader: str | None) -> str:
-    d = entry.data
-    player = entry.players[0]
-    order = d["order"]
-    outcome = d.get("outcome", "played")
-    subject = f"{_whose(player, reader).capitalize()} {order}" if player == reader else f"{player}: {order}"
-    if outcome == "played":
-        return f"{subject} was played."
-    if outcome == "captured":
-        return f"{subject} captured {d['what']}."
-    if outcome == "dodged":
-        return f"{subject} found the square empty: {d['what']}."
-    if outcome == "held":
-        return f"{subject} did not happen: the piece was capturable and held in place by an attack (D13)."
-    if outcome == "cancelled":
-        return f"{subject} did not happen: {d['what']}."
-    if outcome == "destroyed":
-        return f"{subject} met other pieces on {format_square(d['at'])} and was destroyed (M.A.D.)."
-    return f"{subject}: {outcome}."
-
-
 def _refused(entry: Entry, reader: str | None) -> str:
     player = entry.players[0]
     return f"{_whose(player, reader).capitalize()} order {entry.data['text']!r} was refused: {entry.data['reason']}"
-
-
-def _fallback(entry: Entry, reader: str | None) -> str:
-    player = entry.players[0]
-    d = entry.data
-    first = f"{_whose(player, reader).capitalize()} {d['first']}" if player == reader else f"{player}: {d['first']}"
-    return f"{first} failed: {d['why']}; {_whose(player, reader)} fallback {d['order']} was played instead (D12)."
 
 
 def _capture(entry: Entry, reader: str | None) -> str:
@@ -176,23 +487,36 @@ def _capture(entry: Entry, reader: str | None) -> str:
     return f"{capturers} captured {whose} {d['kind']} on {format_square(d['at'])}{sniped}."
 
 
+def _yours(words: str, reader: str | None) -> str:
+    """"Ann's king" as the reader Ann reads it: "your king"."""
+    return f"your {words[len(reader) + 3:]}" if reader and words.startswith(f"{reader}'s ") else words
+
+
+def _mine(entry: Entry, reader: str | None, key: str, joiner: str) -> Entry:
+    """``entry`` with the pieces in ``data[key]`` (joined by ``joiner``) told to ``reader`` as theirs."""
+    words = _and([_yours(part, reader) for part in str(entry.data[key]).split(joiner)])
+    return Entry(entry.type, entry.players, entry.audience, {**entry.data, key: words})
+
+
 def _collision(entry: Entry, reader: str | None) -> str:
     d = entry.data
-    return (f"Collision on {format_square(d['at'])}: {', '.join(d['arrivals'])} arrived together; "
-            f"it is an implosion square now (RULES 3.4).")
+    arrivals = _and([_yours(words, reader) for words in d["arrivals"]])
+    text = f"{arrivals} arrived on {format_square(d['at'])} together: a collision (RULES 3.4)."
+    return text[:1].upper() + text[1:]
 
 
 def _annihilation(entry: Entry, reader: str | None) -> str:
     d = entry.data
-    return (f"The implosion square {format_square(d['at'])} annihilated {', '.join(d['pieces'])}, "
-            f"with no reward (D15).")
+    return (f"The implosion square {format_square(d['at'])} annihilated "
+            f"{', '.join(_yours(piece, reader) for piece in d['pieces'])}, with no reward (D15).")
 
 
 def _balance(entry: Entry, reader: str | None) -> str:
     d = entry.data
     amount = d["amount"]
     sign = "+" if amount >= 0 else "-"
-    return f"{_who(entry.players[0], reader)}: {sign}{_amount(abs(amount))} {d['currency']} ({d['reason']})."
+    return (f"{_who(entry.players[0], reader)}: {sign}{_amount(abs(amount))} {_currency(d['currency'], amount)} "
+            f"({_yours(d['reason'], reader)}).")
 
 
 def _simple(template: str):
@@ -217,7 +541,9 @@ def _elimination(entry: Entry, reader: str | None) -> str:
         return (f"{player} {verb} removed from the game (balance below 0 with nothing left to sell, RULES 5.1), "
                 f"with no automatic respawn; {player.lower() if player == 'You' else player} may re-join from "
                 f"update {entry.data['rejoin']} on (P33).")
-    return f"{player} {'are' if player == 'You' else 'is'} eliminated (D30)."
+    mine = player == "You"
+    return (f"{player} {'are' if mine else 'is'} eliminated (D30): {'your' if mine else 'their'} balance stayed "
+            f"below 0 after all {'your' if mine else 'their'} other pieces were gone; there is no respawn.")
 
 
 def _mad(entry: Entry, reader: str | None) -> str:
@@ -276,9 +602,7 @@ def _conceded(entry: Entry, reader: str | None) -> str:
 
 
 _SENTENCES = {
-    "order": _order,
     "refused": _refused,
-    "fallback": _fallback,
     "capture": _capture,
     "collision": _collision,
     "annihilation": _annihilation,
@@ -294,10 +618,8 @@ _SENTENCES = {
     "disintegration": _simple("{whose} {kind} on {at} disintegrated (balance below 0, D17)."),
     "sale": _simple("{whose} {kind} on {at} was sold (balance below 0)."),
     "elimination": _elimination,
-    "king_lost": _simple("{player} lost {their} king on {at}; it respawns automatically at the end of update {respawn}."),
     "respawn": _simple("{whose} king respawned on {at}."),
     "placement": _simple("{player} placed a king on {at}."),
-    "implosion": _simple("{at} is an implosion square: whatever stands on it at the end of the next update is annihilated."),
     "event_start": _simple("Event {name} begins: {effect} It lasts until update {until}."),
     "event_end": _simple("Event {name} has ended."),
     "obstacle": _simple("{player} placed an obstacle on {at}."),
@@ -315,7 +637,8 @@ _SENTENCES = {
     "winner": _winner,
     "game_over": _simple("The game is over with no winner: {reason}."),
     # megachess (RULES 5.3)
-    "bounce": _simple("Bounce on {at}: {pieces} moved there together and stayed where they were (D57)."),
+    "bounce": lambda entry, reader: _simple("Bounce on {at}: {pieces} moved there together and stayed where they "
+                                            "were (D57).")(_mine(entry, reader, "pieces", " and "), reader),
     "collection": _simple("{whose} {kind} collected the bonus {bonus} on {at}: a {bonus} of {their} own now "
                           "stands on {origin} (D58)."),
     "army": _army,

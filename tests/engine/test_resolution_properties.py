@@ -771,13 +771,13 @@ def test_the_report_says_your_to_its_reader():
                    [Player("Ash", "Purple", Fraction(10)), Player("Bea", "Crimson", Fraction(10))])
     after, report = resolve(NEISG, state, {"Ash": "N(2,2)-(4,3)", "Bea": "K(20,20)-(20,21)"}, 1)
     ash, bea, public = report.text("Ash"), report.text("Bea"), report.text()
-    assert "Your N(2,2)-(4,3) captured Bea's bishop on (4,3)." in ash
-    assert "You captured Bea's bishop on (4,3)." in ash
-    assert "Ash captured your bishop on (4,3)." in bea
-    assert "Ash: N(2,2)-(4,3) captured" in bea
+    # the capture is told once, in the capturer's order line, with its reward (issue 27 item 4)
+    assert "Your N(2,2)-(4,3) captured Bea's bishop on (4,3) (+4 health)." in ash
+    assert ash.count("Bea's bishop") == 1
+    assert "Ash: N(2,2)-(4,3) captured your bishop on (4,3)" in bea
     assert "Your K(20,20)-(20,21) was played." in bea
     assert "your" not in public.lower().replace("(your report", "")
-    assert "Ash captured Bea's bishop on (4,3)." in public
+    assert "Ash: N(2,2)-(4,3) captured Bea's bishop on (4,3) (+4 health)." in public
 
 
 # ============================================================================= regressions found by the properties
