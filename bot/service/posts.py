@@ -60,10 +60,12 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
     if events:
         drafts.append(Draft("events", render(events, None, number), None, "events.md"))
     drafts.append(Draft("report", report.text(), None, "report.md"))
+    told = report.context()      # whose piece dodged, who shared a capture: read once for every player
     for name in sorted(user_ids):
         own = report.concerning(name)
         if own:
-            drafts.append(Draft("private_report", render(own, name, number), None, f"{name}.md", user_ids[name]))
+            drafts.append(Draft("private_report", render(own, name, number, context=told), None, f"{name}.md",
+                                user_ids[name]))
     return drafts
 
 

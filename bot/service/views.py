@@ -261,7 +261,7 @@ class ViewCases(ServiceBase):
         if last is not None and last.report is not None:
             report = Report.from_json(last.report)
             own = report.concerning(row.name)
-            last_report = render(own, row.name, report.update) if own else None
+            last_report = render(own, row.name, report.update, context=report.context()) if own else None
         return PlayerView(game, row.name, row.colour, format_amount(player.balance),
                           self.variant(game).features.currency, len(pieces),
                           any(ruleset.kind(p.kind).royal for p in pieces),
