@@ -25,11 +25,9 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from bot.engine.model import Piece, Square, format_square
-from bot.engine.validation import legal_destinations
 
 from .base import ServiceBase
 
@@ -60,6 +58,8 @@ class _Moves:
 
     position: object
     pieces: list[Piece]
+    variant: object = None
+    others: list[tuple[str, str]] = field(default_factory=list)   # placements, drafts: variant.other_orders
     moves: dict[int, list[tuple[str, str, bool, str]]] = field(default_factory=dict)   # piece id -> moves
 
 
@@ -129,7 +129,8 @@ class SuggestionCases(ServiceBase):
         else:
             position = self.position_for(self.ruleset(game), state)
             self._positions[game.id] = (position_key, state.board, position)
-        return _Moves(position, state.pieces_of(name))
+        variant = self.variant(game)
+        return _Moves(position, state.pieces_of(name), variant, variant.other_orders(state, name))
 
     def _matching_moves(self, moves: _Moves, state, typed: str, limit: int) -> list[tuple[str, str]]:
         """``(value, label)`` of the moves that complete ``typed`` (one line, no blanks), the
@@ -157,6 +158,11 @@ class SuggestionCases(ServiceBase):
                     found.append((canonical, label))
                     if len(found) >= limit:
                         return found
+        for order, label in moves.others:       # placements and drafts (territory), after the moves
+            if order.casefold().replace(" ", "").startswith(folded):
+                found.append((order, label[:_CHOICE_LENGTH]))
+                if len(found) >= limit:
+                    break
         return found
 
     def _piece_moves(self, moves: _Moves, state, piece: Piece) -> list[tuple[str, str, bool, str]]:
@@ -165,7 +171,7 @@ class SuggestionCases(ServiceBase):
         ruleset = moves.position.ruleset
         origin = format_square(piece.square)
         listed = []
-        for target in legal_destinations(moves.position, piece, state=state):
+        for target in moves.variant.destinations(state, piece, position=moves.position):
             canonical = f"{piece.kind}{origin}-{format_square(target)}"
             others = [p for p in state.board.at(target) if p.id != piece.id]
             enemies = [p for p in others if p.owner != piece.owner]

@@ -112,3 +112,24 @@ async def test_a_turn_is_posted_and_shown_with_territory_s_own_picture(table):
     assert "turn 2" in shown.caption
     picture, _ = await table.service.history_picture(game.id, 1)
     assert picture.png == expected
+
+
+async def test_move_suggests_placements_of_the_reserve_and_drafts_as_it_is_typed(table):
+    """Issue 24 item 3: autocomplete offers the kinds in the player's reserve for placements and the
+    draft area's kinds for drafts, each an order the check accepts; nothing for the player who waits."""
+    game = await _territory(table)
+    service = table.service
+    state = (await service.history(game.id, 0)).state
+    reserve = sorted(set(state.territory.reserve("Ann")))
+    placed = await service.order_suggestions(game.id, user_id=ANN, typed="+")
+    assert placed and all(s.value.startswith("+") for s in placed)
+    assert {s.value[1:].split("(")[0] for s in placed} <= set(reserve)
+    for suggestion in placed[:5]:
+        assert (await service.check(game.id, user_id=ANN, text=suggestion.value)).ok
+    kind = reserve[0]
+    narrowed = await service.order_suggestions(game.id, user_id=ANN, typed=f"+{kind}(")
+    assert narrowed and all(s.value.startswith(f"+{kind}(") for s in narrowed)
+    drafts = await service.order_suggestions(game.id, user_id=ANN, typed="draft")
+    assert drafts and all(s.value.startswith("draft ") and "reserve" in s.label for s in drafts)
+    waiting = await service.order_suggestions(game.id, user_id=BOB, typed="+")
+    assert all(s.label.startswith("Refused") and "not your turn" in s.label for s in waiting)

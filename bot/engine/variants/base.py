@@ -318,6 +318,12 @@ class Variant(ABC):
             position = position_for(self.ruleset, state)
         return legal_destinations(position, piece, window, state=state)
 
+    def other_orders(self, state: GameState, player: str) -> list[tuple[str, str]]:
+        """``(order, words)`` of the orders besides plain moves that ``player`` may send now, each
+        one the check accepts (territory: placing a reserve piece, drafting): what autocomplete
+        offers next to the moves. None by default."""
+        return []
+
     # ------------------------------------------------------------------ results
     @abstractmethod
     def verdict(self, state: GameState) -> Verdict:

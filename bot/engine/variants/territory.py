@@ -96,6 +96,28 @@ class TerritoryVariant(Variant):
         included, with freezing, Lotus boxes, Shields and goal stacks, as on its owner's player turn."""
         return legal_destinations(self.ruleset, state, piece)
 
+    def other_orders(self, state: GameState, player: str) -> list[tuple[str, str]]:
+        """Placements of each kind in the player's reserve on every square the check accepts, then
+        drafts of one kind from the draft area (issue 24: what /move offers as it is typed)."""
+        if active_player(self.ruleset, state) != player or territory_of(state).over:
+            return []
+        territory = territory_of(state)
+        bounds = state.board.bounds
+        squares = [] if bounds is None else [(x, y) for y in range(bounds[0][1], bounds[1][1] + 1)
+                                             for x in range(bounds[0][0], bounds[1][0] + 1)]
+        found = []
+        for kind in sorted(set(territory.reserve(player))):
+            name = self.ruleset.pieces[kind].name
+            for square in squares:
+                order = f"+{kind}{format_square(square)}"
+                if check_turn(self.ruleset, state, player, order).ok:
+                    found.append((order, f"{order}: place your {name} on {format_square(square)}"))
+        for kind in sorted(set(territory.draft_area)):
+            order = f"draft {kind}"
+            if check_turn(self.ruleset, state, player, order).ok:
+                found.append((order, f"{order}: take a {self.ruleset.pieces[kind].name} into your reserve"))
+        return found
+
     def next_turn(self, state: GameState) -> tuple[int, str] | None:
         """The next turn that is not skipped and its player, or None once the game is over."""
         return next_turn(self.ruleset, state)
