@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render.palette import colour_names
+from bot.render.palette import colour_names, distinct_colours
 from bot.service import InvalidInput, ServiceError
 from bot.service.orders import split_lines
 from bot.service.views import MAX_RADIUS
@@ -199,10 +199,13 @@ def _view_text(view) -> str:
 
 
 # ----------------------------------------------------------------------------- autocomplete
-def colour_suggestions(typed: str, taken: set[str]) -> list[str]:
+def colour_suggestions(typed: str, taken: set[str], offer: list[str] | None = None) -> list[str]:
     """Colours to offer for what is typed: single colours, or ``A/B`` once ``A/`` is typed, minus the
-    colours taken in the game (compared without regard to case)."""
-    names = colour_names()
+    colours taken in the game (compared without regard to case). ``offer`` is the free colours in
+    the order to offer them (the service's ``free_colours``: the most distinct from the game's
+    colours first, issue 27); by default :func:`~bot.render.palette.distinct_colours` of ``taken``."""
+    offer = distinct_colours(taken) if offer is None else offer
+    names = offer + [n for n in colour_names() if n not in offer]    # taken ones stay possible as a tone of A/B
     taken = {t.casefold() for t in taken}
     if "/" in typed:
         first, second = typed.split("/", 1)
@@ -262,10 +265,12 @@ class PlayCog(commands.Cog, name="Play"):
                                   current: str) -> list[app_commands.Choice[str]]:
         try:
             taken: set[str] = set()
+            offer = None
             game = await channel_game(self.service, interaction.channel, interaction.channel_id)
             if game is not None:
                 taken = {p.colour for p in await self.service.players(game.id, include_kicked=True)}
-            return [app_commands.Choice(name=c, value=c) for c in colour_suggestions(current, taken)]
+                offer = await self.service.free_colours(game.id)
+            return [app_commands.Choice(name=c, value=c) for c in colour_suggestions(current, taken, offer)]
         except Exception as exc:
             log_failure("colour autocomplete", exc)
             return []

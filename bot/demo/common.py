@@ -135,10 +135,11 @@ class Planner:
 def cast(count: int, joins_at: Callable[[int, int], int] | None = None) -> list[SimulatedPlayer]:
     """``count`` players with distinct names and colours; ``joins_at(index, count)`` says when each
     comes in (by default two in three join at update 1, the others at updates 2 and 3: joining
-    mid-game is part of the show)."""
-    from bot.render.palette import colour_names
+    mid-game is part of the show). Each takes the colour ``/join`` offers first when the players
+    before have theirs: the most distinct free colour (issue 27)."""
+    from bot.render.palette import distinct_colours
 
-    colours = colour_names()
+    colours = distinct_colours()
     if not 2 <= count <= len(colours):
         raise DemoError(f"the demo has 2 to {len(colours)} players, not {count}")
     when = joins_at or _two_in_three

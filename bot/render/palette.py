@@ -4,6 +4,10 @@
 Names compare without regard to case; ``A/B`` is a two-tone colour when both parts exist. A renderer
 asks :func:`player_rgb` for the tones of a player's colour in one of :data:`PALETTES`.
 
+:func:`distinct_colours` orders the free colours of a game the most distinct first (what ``/join``
+offers and the demo assigns): each next colour is the one farthest, by CIEDE2000, from every colour
+already taken and from the grey of neutral pieces (issue 27).
+
 The module also holds the colour arithmetic the tests use to justify the palette: sRGB to CIE Lab
 (D65) and the CIEDE2000 difference, written out here so that no dependency is needed.
 """
@@ -17,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["Colour", "PALETTES", "COLOURS_FILE", "load_colours", "colour_names", "resolve_colour",
-           "player_rgb", "contrast_edge", "relative_luminance", "srgb_to_lab", "delta_e2000", "delta_e2000_lab",
+           "player_rgb", "distinct_colours", "colour_distance", "contrast_edge", "relative_luminance", "srgb_to_lab", "delta_e2000", "delta_e2000_lab",
            "delta_e76", "simulate_colour_blindness"]
 
 RGB = tuple[int, int, int]
@@ -96,6 +100,68 @@ def resolve_colour(name: str) -> tuple[Colour, ...]:
 def player_rgb(name: str, palette: str = "default") -> tuple[RGB, ...]:
     """The RGB tones of a player's colour in a palette (``default`` or ``colourblind``)."""
     return tuple(colour.in_palette(palette) for colour in resolve_colour(name))
+
+
+def colour_distance(first: Colour, second: Colour, palette: str = "default") -> float:
+    """How far apart two colours look in a palette (CIEDE2000). In the colour-blind palette it is
+    the smallest of the distances for normal vision and as protanopes and deuteranopes see them,
+    since that palette is chosen for those players."""
+    a, b = first.in_palette(palette), second.in_palette(palette)
+    return min(delta_e2000(view(a), view(b)) for view in _views(palette))
+
+
+def distinct_colours(taken=(), palette: str = "default") -> list[str]:
+    """Every colour name not in ``taken``, the most distinct first: each next one is the free colour
+    whose nearest colour among those taken, those already listed and the grey of pieces of nobody
+    (:data:`NEUTRAL_RGB`) is farthest (CIEDE2000, :func:`colour_distance`); ties go to the file's
+    order. ``taken`` holds the colours of a game's players (``A/B`` takes both tones; names compare
+    without regard to case; unknown names are ignored). A game offers the list in this order, so
+    that the first players of a game get colours far apart, and so do those who join later."""
+    colours = load_colours()
+    distances = _distances(palette)
+    taken_keys = {str(name).casefold() for name in taken}
+    tones = set()
+    for name in taken:
+        try:
+            tones.update(tone.name.casefold() for tone in resolve_colour(str(name)))
+        except ValueError:
+            continue
+    # nearest[key]: the distance from colour ``key`` to the nearest colour already in use
+    nearest = {key: min([distances[key, _NEUTRAL_KEY], *(distances[key, tone] for tone in tones)])
+               for key in colours if key not in taken_keys}
+    order = []
+    while nearest:
+        best = max(nearest, key=lambda key: nearest[key])     # max keeps the first of equals: file order
+        order.append(colours[best].name)
+        del nearest[best]
+        for key in nearest:
+            nearest[key] = min(nearest[key], distances[key, best])
+    return order
+
+
+def _views(palette: str):
+    """How the colours of a palette are seen for :func:`colour_distance`: as they are, and in the
+    colour-blind palette also as protanopes and deuteranopes see them."""
+    if palette not in PALETTES:
+        raise ValueError(f"unknown palette {palette!r}: choose one of {', '.join(PALETTES)}")
+    views = [lambda rgb: rgb]
+    if palette == "colourblind":
+        views += [lambda rgb, kind=kind: simulate_colour_blindness(rgb, kind) for kind in _DICHROMAT]
+    return views
+
+
+#: the key of the neutral grey among the colours :func:`_distances` compares
+_NEUTRAL_KEY = "\x00neutral"
+
+
+@lru_cache(maxsize=len(PALETTES))
+def _distances(palette: str) -> dict[tuple[str, str], float]:
+    """The distance of every two colours of the file (and of each to the neutral grey), by key."""
+    rgbs = {key: colour.in_palette(palette) for key, colour in load_colours().items()}
+    rgbs[_NEUTRAL_KEY] = NEUTRAL_RGB
+    labs = [{key: srgb_to_lab(view(rgb)) for key, rgb in rgbs.items()} for view in _views(palette)]
+    return {(first, second): min(delta_e2000_lab(lab[first], lab[second]) for lab in labs)
+            for first in rgbs for second in rgbs}
 
 
 def relative_luminance(rgb: RGB) -> float:

@@ -6,6 +6,9 @@ the board jumping around. Each frame is :func:`bot.render.board.render_board` of
 banner naming the update. A state is the position between two updates (``state.update`` is the
 next update to resolve), so its frame reads "after update N" with ``N = state.update - 1``.
 
+The GIF's palette holds every player's colour exactly, and frames are mapped onto it without
+dithering, so a player's pieces keep their colour (:func:`players_colours_in`, issue 27).
+
 The GIF stays within 4096 pixels a side and 8 MB: frames are scaled down until it does. Every
 state gets its frame, so the frame count always equals the number of states.
 
@@ -26,10 +29,11 @@ from PIL import Image, ImageDraw
 from bot.engine.ruleset import Ruleset
 
 from .board import framed_region, render_board, state_label
+from .palette import RGB, load_colours
 from .sprites import bold_font, font
 
 __all__ = ["render_timelapse", "timelapse_region", "frame_label", "state_extent", "region_of", "render_frame",
-           "assemble_timelapse", "Extent", "MAX_SIDE", "MAX_BYTES", "FRAME_MS", "LAST_FRAME_MS"]
+           "assemble_timelapse", "players_colours_in", "Extent", "MAX_SIDE", "MAX_BYTES", "FRAME_MS", "LAST_FRAME_MS"]
 
 #: the box ``(x0, y0, x1, y1)`` of what a state shows (pieces, implosion squares, marked squares)
 Extent = tuple[int, int, int, int]
@@ -106,9 +110,22 @@ def _banner(width: int, label: str, title: str, index: int, count: int) -> Image
     return banner
 
 
+def players_colours_in(frames: list[Image.Image]) -> list[RGB]:
+    """The players' colours (every colour of ``assets/colours.toml``, in either palette) that some
+    frame shows exactly, in the file's order."""
+    shown: set[RGB] = set()
+    for frame in frames:
+        shown.update(colour for _, colour in frame.getcolors(frame.width * frame.height))
+    wanted = dict.fromkeys(rgb for colour in load_colours().values() for rgb in (colour.rgb, colour.safe_rgb))
+    return [rgb for rgb in wanted if rgb in shown]
+
+
 def _shared_palette(frames: list[Image.Image]) -> Image.Image:
-    """One palette for every frame (no colour flicker between frames, smaller frame deltas): the
-    colours of a sample of the frames, quantized together."""
+    """One palette for every frame (no colour flicker between frames, smaller frame deltas). It
+    holds the players' colours that the frames show, exactly (issue 27: a GIF has 256 colours, and a
+    palette made by median cut alone moves every player's colour a little, neighbours' colours
+    together), and the colours of a sample of the frames, quantized together, for the rest."""
+    keep = players_colours_in(frames)
     step = max(1, len(frames) // 24)
     sample = frames[::step]
     thumbs = [f.resize((max(1, f.width // 2), max(1, f.height // 2)), Image.Resampling.NEAREST) for f in sample]
@@ -117,7 +134,11 @@ def _shared_palette(frames: list[Image.Image]) -> Image.Image:
     for thumb in thumbs:
         sheet.paste(thumb, (0, y))
         y += thumb.height
-    return sheet.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+    rest = sheet.quantize(colors=255 - len(keep), method=Image.Quantize.MEDIANCUT).getpalette() or []
+    colours = [*keep, *(tuple(rest[i:i + 3]) for i in range(0, min(len(rest) // 3, 255 - len(keep)) * 3, 3))]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([channel for colour in colours for channel in colour])
+    return palette
 
 
 def _encode(frames: list[Image.Image]) -> bytes:

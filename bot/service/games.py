@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from bot.engine import serialize
 from bot.engine.variants import VariantUnavailable, playable_presets, variant_for
 from bot.engine.ruleset import Ruleset, load_preset, preset_names
-from bot.render.palette import resolve_colour
+from bot.render.palette import distinct_colours, resolve_colour
 from bot.store import Game, PlayerRow
 
 from .actors import Moderator, require_moderator
@@ -263,8 +263,12 @@ class GameCases(ServiceBase):
                     raise Conflict(f"the name {name!r} is taken in this game", hint="choose another with the name option")
                 holder = await q.player_with_colour(game.id, colour)
                 if holder is not None:
+                    rows = await q.players(game.id, include_kicked=True)
+                    free = distinct_colours([row.colour for row in rows], self.settings(game).palette)[:3]
+                    such_as = (f", such as {', '.join(free[:-1])} or {free[-1]} (the free colours least like "
+                               f"the game's)" if len(free) > 1 else "")
                     raise Conflict(f"{holder.name} already plays {colour} in this game",
-                                   hint="choose another colour; /join lists them as you type")
+                                   hint=f"choose another colour{such_as}; /join lists them as you type")
                 seat_no = None
                 if seat:
                     seated = await q.seated_players(game.id)
@@ -341,6 +345,15 @@ class GameCases(ServiceBase):
         async with self.store.snapshot_read() as q:
             await self._game(q, game_id)
             return await q.players(game_id, include_kicked=include_kicked)
+
+    async def free_colours(self, game_id: int) -> list[str]:
+        """The colours no player of the game has (kicked players keep theirs), the most distinct
+        from the game's colours first, in the game's palette: what /join offers (issue 27,
+        :func:`bot.render.palette.distinct_colours`)."""
+        async with self.store.snapshot_read() as q:
+            game = await self._game(q, game_id)
+            rows = await q.players(game_id, include_kicked=True)
+        return distinct_colours([row.colour for row in rows], self.settings(game).palette)
 
     async def audit_log(self, game_id: int):
         async with self.store.snapshot_read() as q:

@@ -9,6 +9,7 @@ import discord
 import pytest
 import simcord
 
+from bot.render.palette import distinct_colours
 from bot.service import ServiceError
 
 from .conftest import stamp
@@ -86,6 +87,20 @@ async def test_colour_autocomplete_filters_by_what_is_typed_and_hides_taken_colo
     two_tone = [c["value"] for c in await world.bob.autocomplete(world.channel, "join", "colour", "crimson/ye")]
     assert "Crimson/Yellow" in two_tone and all(c.startswith("Crimson/") for c in two_tone)
     assert await world.bob.autocomplete(world.channel, "join", "colour", "nosuch/") == []
+
+
+async def test_colour_autocomplete_offers_the_most_distinct_free_colours_first(world):
+    """Issue 27: with nothing typed, the offer is the free colours farthest from the game's (file
+    order put Red, Crimson, Scarlet, Maroon first); Red and Scarlet, close to a taken Crimson, come late."""
+    game = await world.game()
+    first = [c["value"] for c in await world.bob.autocomplete(world.channel, "join", "colour", "")]
+    assert first == distinct_colours()[:25] and first[:4] != ["Red", "Crimson", "Scarlet", "Maroon"]
+    await world.join(game, world.alice, first[0])
+    after = [c["value"] for c in await world.bob.autocomplete(world.channel, "join", "colour", "")]
+    assert after == distinct_colours([first[0]])[:25] and first[0] not in after
+    await world.join(game, world.bob, "Crimson")
+    offer = [c["value"] for c in await world.cleo.autocomplete(world.channel, "join", "colour", "")]
+    assert "Red" not in offer[:12] and "Scarlet" not in offer[:12]
 
 
 # ----------------------------------------------------------------------------- /move

@@ -19,9 +19,9 @@ import itertools
 import pytest
 
 from bot.render import palette
-from bot.render.palette import (PALETTES, Colour, colour_names, contrast_edge, delta_e2000, delta_e2000_lab,
-                                delta_e76, load_colours, player_rgb, resolve_colour, simulate_colour_blindness,
-                                srgb_to_lab)
+from bot.render.palette import (PALETTES, Colour, colour_distance, colour_names, contrast_edge, delta_e2000,
+                                delta_e2000_lab, delta_e76, distinct_colours, load_colours, player_rgb,
+                                resolve_colour, simulate_colour_blindness, srgb_to_lab)
 
 DEFAULT_MIN_DE00 = 17.0
 SAFE_MIN_DE00 = 9.0
@@ -141,3 +141,57 @@ def test_load_colours_is_cached_and_keyed_by_casefold():
     assert load_colours() is load_colours()
     assert all(key == key.casefold() for key in load_colours())
     assert palette.COLOURS_FILE.name == "colours.toml"
+
+
+# ----------------------------------------------------------------------------- the order colours are offered in
+def _closest(names: list[str], palette_name: str = "default") -> float:
+    colours = load_colours()
+    return min(colour_distance(colours[a.casefold()], colours[b.casefold()], palette_name)
+               for a, b in itertools.combinations(names, 2))
+
+
+def test_the_first_twelve_players_get_colours_far_apart():
+    """Issue 27: offered in the file's order, the first 12 colours were Red, Crimson, Scarlet, Maroon,
+    Coral, Orange, ... (closest pair dE00 18.0, Scarlet and Orange); offered the most distinct
+    first, the closest pair of the first 12 is 23.5 apart (benchmarks/colours.py prints both)."""
+    first = distinct_colours()[:12]
+    assert _closest(colour_names()[:12]) < 18.5
+    assert _closest(first) >= 23
+    assert not {"Red", "Crimson", "Scarlet"} <= set(first)
+
+
+def test_every_colour_is_offered_once_and_taken_ones_never():
+    assert sorted(distinct_colours()) == sorted(colour_names())
+    offer = distinct_colours(["crimson", "Teal/Sky", "Puce"])      # names without case; an unknown one is ignored
+    assert "Crimson" not in offer and "Teal/Sky" not in offer
+    assert len(offer) == len(colour_names()) - 1
+
+
+def test_each_next_colour_is_the_farthest_from_those_taken_and_offered_before():
+    colours = load_colours()
+    taken = ["Red", "Blue"]
+    offer = distinct_colours(taken)
+    grey = Colour("neutral", palette.NEUTRAL_RGB, palette.NEUTRAL_RGB)
+    used = [colours["red"], colours["blue"], grey]
+    for name in offer[:10]:
+        def nearest(colour):
+            return min(colour_distance(colour, other) for other in used)
+        free = [colours[key] for key in colours if colours[key] not in used]
+        assert nearest(colours[name.casefold()]) == max(nearest(colour) for colour in free)
+        used.append(colours[name.casefold()])
+    # the reds come late once Red is taken: Crimson and Scarlet are close to it
+    assert offer.index("Crimson") > 12 and offer.index("Scarlet") > 12
+
+
+def test_a_two_tone_colour_takes_both_tones_and_grey_comes_last():
+    offer = distinct_colours(["Crimson/Yellow"])
+    assert offer.index("Crimson") >= len(offer) - 3 and offer.index("Yellow") >= len(offer) - 3
+    assert distinct_colours()[-1] == "Grey"          # it looks like the pieces of nobody (obstacles)
+
+
+def test_the_colourblind_order_keeps_colours_apart_as_dichromats_see_them():
+    first = distinct_colours((), "colourblind")[:12]
+    assert _closest(first, "colourblind") >= 15
+    assert _closest(colour_names()[:12], "colourblind") < 10
+    with pytest.raises(ValueError, match="palette"):
+        distinct_colours((), "sepia")

@@ -12,6 +12,7 @@ from bot.engine.model import Player
 from bot.engine.ruleset import load_preset
 from bot.engine.state import GameState
 from bot.render import timelapse
+from bot.render.palette import colour_names, player_rgb
 from bot.render.timelapse import BANNER_HEIGHT, frame_label, render_timelapse, timelapse_region
 
 
@@ -83,3 +84,21 @@ def test_size_limits_hold(neisg, monkeypatch):
 def test_no_states_is_an_error(neisg):
     with pytest.raises(ValueError):
         render_timelapse(neisg, [])
+
+
+@pytest.mark.parametrize("palette", ["default", "colourblind"])
+def test_every_players_colour_stays_true_in_the_gif(neisg, palette):
+    """Issue 27: the GIF's 256 colours hold each player's colour exactly, also with every colour of
+    the file in play and the frame scaled down (a palette made by median cut alone moved them all,
+    neighbours' colours together)."""
+    names = colour_names()
+    players = [Player(f"P{index:02d}", name) for index, name in enumerate(names)]
+    kinds = ["K", "Q", "R", "N", "B", "P"]
+    pieces = [dict(owner=f"P{index:02d}", kind=kind, square=(index % 8 * 3 + k % 3, index // 8 * 3 + k // 3))
+              for index in range(len(names)) for k, kind in enumerate(kinds)]
+    states = [GameState.build(neisg, pieces, players, update=update) for update in (1, 2)]
+    frames = _frames(render_timelapse(neisg, states, palette=palette))
+    assert frames[0].width <= timelapse.TARGET_WIDTH + 1     # scaled down: 37 armies make a wide board
+    for frame in frames:
+        shown = {colour for _, colour in frame.getcolors(frame.width * frame.height)}
+        assert [name for name in names if player_rgb(name, palette)[0] not in shown] == []

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.render.palette import colour_names, distinct_colours
 from bot.service import (Moderator, Conflict, InvalidInput, MemoryPublisher, NotAllowed, NotFound, OrderRefused, OutboxRelay,
                          Service, WrongTime)
 from bot.store import Store
@@ -88,6 +89,21 @@ async def test_sql_in_a_game_name_is_kept_as_plain_text(table):
 async def test_joining_refuses_taken_or_bad_names_and_colours(table, user, name, colour, error_type, words):
     game = await table.new_game()
     await table.refused(table.service.join(game.id, user_id=user, name=name, colour=colour), error_type, *words)
+
+
+async def test_a_taken_colour_is_answered_with_the_free_colours_least_like_the_games(table):
+    """Issue 27: Alice, Bob and Cleo play Red, Blue and Green; the colours offered are those farthest
+    from theirs (and from the grey of neutral pieces), never Crimson or Scarlet next to Red."""
+    game = await table.new_game()
+    offer = await table.service.free_colours(game.id)
+    assert offer == distinct_colours(["Red", "Blue", "Green"])
+    assert {"Red", "Blue", "Green"}.isdisjoint(offer) and len(offer) == len(colour_names()) - 3
+    assert offer.index("Crimson") > 10 and offer.index("Scarlet") > 10
+    await table.refused(table.service.join(game.id, user_id=4, name="Dan", colour="red"), Conflict,
+                        "Alice already plays Red", f"such as {offer[0]}, {offer[1]} or {offer[2]}")
+    colourblind = await table.new_game(channel_id=11, settings={"palette": "colourblind"})
+    assert await table.service.free_colours(colourblind.id) == distinct_colours(["Red", "Blue", "Green"],
+                                                                                "colourblind")
 
 
 async def test_joining_an_unknown_or_ended_game_is_refused(table):
