@@ -346,3 +346,133 @@ def test_a_whole_demo_game_exports_and_every_update_replays(runs, request):
     assert result.returncode == 0, result.stdout + result.stderr
     assert_the_record_replays(out)
 
+
+
+# ============================================================================ Territory (issue 24)
+#: 24 turns: turn 3 is always skipped (nobody controls Green yet, RULES 5.4.3); seed 1's players
+#: place, draft, move, use abilities and capture within them
+TERRITORY_UPDATES = 24
+
+
+@pytest.fixture(scope="module")
+def territory_runs(tmp_path_factory) -> list[tuple[Path, subprocess.CompletedProcess]]:
+    return run_twice(tmp_path_factory, "--ruleset", "territory", players=2, updates=TERRITORY_UPDATES)
+
+
+def test_a_territory_demo_plays_turn_by_turn_until_a_verdict_or_its_length(territory_runs):
+    out, result = territory_runs[0]
+    assert result.returncode == 0, result.stdout + result.stderr
+    found = counts(result.stdout)
+    for label in ("orders", "refusals", "placements", "drafts", "moves", "abilities", "captures", "skipped turns",
+                  "posts"):
+        assert found.get(label, 0) > 0, f"{label} is zero or missing:\n{result.stdout}"
+    assert "FAILED" not in result.stdout
+    end = summary_line(result.stdout, "end")
+    assert (end == f"cut short after update {TERRITORY_UPDATES} (--updates {TERRITORY_UPDATES}): the game had no "
+                   "verdict yet" or re.fullmatch(r"\w+ \((Red|Blue)\) wins on turn \d+: .*\(T9\)", end)), end
+    assert "slowed" not in result.stdout, "a territory turn ends at its submission: the demo sets no pace"
+    posts = out / "posts"
+    # a skipped turn is posted as one line and no board (issue 24)
+    assert (posts / "0003" / "report.md").read_text(encoding="utf-8").strip() == \
+        "Turn 3 is Green's, which nobody controls: it is skipped."
+    assert not (posts / "0003" / "board.png").exists()
+    variant = load_variant("territory")
+    with sqlite3.connect(out / "skirmish.sqlite3") as db:
+        names = dict(db.execute("SELECT user_id, name FROM players").fetchall())
+        seats = db.execute("SELECT name, seat FROM players ORDER BY seat").fetchall()
+        states = {update: serialize.loads(state) for update, state in
+                  db.execute("SELECT update_no, state FROM snapshots ORDER BY update_no, revision")}
+        orders = db.execute("SELECT update_no, user_id FROM orders WHERE status = 'resolved'").fetchall()
+    assert seats == [("Ada", 1), ("Basil", 2)]
+    assert {name: player.colour for name, player in states[0].players.items()} == {"Ada": "Red", "Basil": "Blue"}
+    played = [update for update, _ in orders]
+    assert len(played) == len(set(played)), "a turn ends at its first accepted submission"
+    for update, user in orders:
+        assert variant.who_may_order(states[update - 1]) == [names[user]], f"turn {update} was not {names[user]}'s"
+    last = max(states)
+    skipped = {update for update in range(1, last + 1) if not variant.who_may_order(states[update - 1])}
+    assert set(played) | skipped == set(range(1, last + 1)), "every turn is played or skipped, none missed"
+
+
+def test_the_same_seed_plays_the_same_territory_session(territory_runs):
+    (first, one), (second, two) = territory_runs
+
+    def without_clock(posts: dict[str, str]) -> dict[str, str]:
+        # the start announces when the first turn closes (its own deadline, RULES 5.4.8): a clock time
+        return {name: re.sub(r" Orders close at [^.]* UTC\.", "", text) for name, text in posts.items()}
+
+    assert without_clock(text_posts(first / "posts")) == without_clock(text_posts(second / "posts"))
+    assert pictures(first / "posts") == pictures(second / "posts")
+    assert counts(one.stdout) == counts(two.stdout)
+
+
+def test_a_territory_demo_game_exports_and_every_turn_replays(territory_runs):
+    out, result = territory_runs[0]
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert_the_record_replays(out)
+
+
+def test_territory_players_order_on_their_turn_and_the_other_is_refused_as_out_of_turn():
+    """The planner alone, turn by turn on the engine (no service): the player whose turn it is sends
+    one submission the variant accepts; nobody sends anything on a skipped turn; a submission of the
+    other player's is "not your turn" (T25)."""
+    from bot.demo.territory import PLANNER as TERRITORY, plan_turn
+
+    variant = load_variant("territory")
+    ruleset = variant.ruleset
+    players = TERRITORY.cast(2)
+    state = variant.set_up([variant.new_player(p.name, p.colour) for p in players], SEED)
+    out_of_turn = skipped = 0
+    for turn in range(1, 13):
+        intents = plan_turn(ruleset, state, turn, SEED, players)
+        active = variant.who_may_order(state)
+        if not active:
+            assert intents == [], f"turn {turn} is skipped: nobody orders"
+            skipped += 1
+        else:
+            assert [i.player.name for i in intents if i.order is not None] == active
+        for intent in intents:
+            if intent.order is not None:
+                assert variant.check(state, intent.player.name, intent.order).ok, intent.order
+            if intent.slip is not None:
+                check = variant.check(state, intent.player.name, intent.slip)
+                assert not check.ok, intent.slip
+                if intent.player.name not in active:
+                    assert str(check.error).startswith("not your turn"), check.error
+                    out_of_turn += 1
+        state, _ = variant.resolve(state, {i.player.name: i.order for i in intents if i.order is not None}, SEED)
+    assert skipped and out_of_turn
+
+
+@pytest.mark.parametrize("order, counted", [
+    ("Bal(0,-4)-(0,-2)", "moves"),
+    ("Sun(-2,-3)-(-2,-2); +Wood(-4,-3)", "moves"),
+    ("Bal(0,-4)<>(3,2)", "ability:swap"),
+    ("Lf(2,-4)<>(0,-2)-(1,0)", "ability:swap"),
+    ("Moon(1,-4)<(-2,-1)-(3,-2)", "ability:pull"),
+    ("Pwr(0,-3)>(0,-1)", "ability:push"),
+    ("Pwr(0,-4)-(0,-2)>(0,1)", "ability:push"),
+    ("Wind(1,-4)-(1,-3)&(-4,-5)-(0,-2)", "ability:carry"),
+    ("Wood(1,-2)x(3,0)", "ability:shot"),
+    ("Fire(0,-4)-(1,-2)-(2,-1)-(2,0)", "ability:chain"),
+    ("Ldr(3,-2):Wtr(-5,-4)-(-5,-1)", "ability:lead"),
+    ("+Sun(3,-5)", None),
+    ("draft Bal, Fire, Ice", None),
+    ("pass", None),
+])
+def test_the_territory_summary_counts_each_action_by_its_form(order, counted):
+    """The summary reads what each turn did from its canonical echo (RULES 5.4.7's forms)."""
+    from collections import Counter
+
+    from bot.demo.territory import count
+    from bot.engine.report import Entry
+
+    found: Counter = Counter()
+    count(found, Entry("order", ("Ada",), data={"order": order, "outcome": "played"}))
+    actions = {key: n for key, n in found.items() if n and (key in ("moves", "abilities") or ":" in key)}
+    if counted is None:
+        assert actions == {}
+    elif counted == "moves":
+        assert actions == {"moves": 1}
+    else:
+        assert actions == {"abilities": 1, counted: 1}

@@ -122,7 +122,9 @@ class Planner:
     update from the position they saw (``shown``: the report entry types of the session so far);
     ``count(counts, entry)``: one report entry into the session's counts; ``rows(summary)``: the
     summary's lines for the family's counts, (label, value); ``expected(options, variant)``: the
-    counts a session of these options must make positive (a zero is a failure)."""
+    counts a session of these options must make positive (a zero is a failure);
+    ``headline(variant, state, winners)``: who won, in the family's words (None: the winners'
+    balance in the variant's currency, as arena's points)."""
 
     family: str
     cast: Callable[[int], list[SimulatedPlayer]]
@@ -130,6 +132,7 @@ class Planner:
     count: Callable[[Counter, object], None]
     rows: Callable[..., list[tuple[str, str]]]
     expected: Callable[..., tuple[str, ...]]
+    headline: Callable[..., str] | None = None
 
 
 def cast(count: int, joins_at: Callable[[int, int], int] | None = None) -> list[SimulatedPlayer]:

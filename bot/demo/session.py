@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 from bot.engine.model import format_amount
@@ -32,6 +33,9 @@ from .summary import Summary
 __all__ = ["run_demo", "main", "seat_count"]
 
 log = logging.getLogger(__name__)
+
+#: how soon the scheduler tries a turn-based game's due deadline again (a skipped turn, due at once)
+SKIPPED_TURN_WAIT = timedelta(seconds=0.5)
 
 
 # ============================================================================ the ledger
@@ -180,6 +184,9 @@ class _Session:
         self.late = 0
         self.interval = options.interval
         self.resolved_early = False     # the last update resolved as soon as every player had ordered
+        # a turn-based game (territory) keeps its own turn length: a turn ends at its player's accepted
+        # submission and a skipped turn at once (RULES 5.4.8); the demo sets no pace of its own
+        self.turn_based = variant_for(ruleset).features.turn_based
         self._reports: dict[int, object] = {}
         self.existed = False            # the database held this session already (a re-run)
         self.resumed: tuple[int, bool] | None = None     # a re-run: (updates played before, already over)
@@ -191,7 +198,8 @@ class _Session:
         service = self.service
         game = await self.find_or_create()
         self.resumed = (game.snapshot_update or 0, game.status == "ended") if self.existed else None
-        self.interval = max(self.interval, service.schedule(game).seconds or 0)   # slowed down before?
+        if not self.turn_based:
+            self.interval = max(self.interval, service.schedule(game).seconds or 0)   # slowed down before?
         relay = OutboxRelay(service, FilePublisher(self.out / POSTS), poll_seconds=0.5)
         progress = _Progress(self.options.updates)
         if game.status == "running" and not game.locked and game.claimed_by is None:
@@ -199,7 +207,9 @@ class _Session:
             # resolves with this update's orders in, as in a session that never stopped
             await self.play_update(game)
             game = await self.start_clock(game)
-        scheduler = GameScheduler(service)
+        # a skipped turn is due the moment the turn before it resolves: the scheduler, seeing it due
+        # after its run, waits retry_after (30 s) before it resolves it
+        scheduler = GameScheduler(service, **({"retry_after": SKIPPED_TURN_WAIT} if self.turn_based else {}))
         await scheduler.start()
         stop = asyncio.Event()
         delivery = asyncio.create_task(_deliver_until(stop, service, relay), name="demo outbox relay")
@@ -286,7 +296,8 @@ class _Session:
         interval from the next deadline on (no post mentions a time: the session stays the same)."""
         from bot.service import Schedule
 
-        if self.resolved_early:         # the deadline became "now" because everyone had ordered
+        # everyone had ordered (the deadline became "now"), or the game's turns keep their own length
+        if self.resolved_early or self.turn_based:
             return
         spare = (game.deadline_at - self.service.now()).total_seconds() if game.deadline_at else self.interval
         if spare >= self.interval / 2 or self.interval >= MAX_INTERVAL_SECONDS:
@@ -399,6 +410,8 @@ class _Session:
                     f"verdict yet")
         if verdict.drawn or not verdict.winners:
             headline = "drawn, no winner"
+        elif self.planner.headline is not None:
+            headline = self.planner.headline(variant, state, verdict.winners)
         else:
             currency = variant.features.currency
             best = max(state.players[name].balance for name in verdict.winners)

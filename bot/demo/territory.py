@@ -191,6 +191,8 @@ class _Turn:
             total += side * 5 * self.value(piece)
             near = max(0, 4 - chebyshev(piece.square, goal))
             total += side * (1.2 if side > 0 else 0.8) * near
+            if piece.square == goal:        # one more piece there, and its owner controls the goal
+                total += side * (8 if side > 0 else 20)
         total += 1.5 * (len(self.reserve(after, me)) - len(self.reserve(after, them)))
         return total
 
@@ -513,6 +515,9 @@ _ABILITY_SIGNS = (("swap", re.compile(r"<>")), ("pull", re.compile(r"<\(")), ("p
                   ("carry", re.compile(r"&")), ("shot", re.compile(r"\)x\(")), ("lead", re.compile(r"\):")),
                   ("chain", re.compile(r"^\w+\([^)]*\)-\([^)]*\)-\(")))
 _ACTION = re.compile(r"^\w+\(")
+#: what the summary calls each ability used
+_ABILITY_NOUNS = {"swap": "swap", "pull": "pull", "push": "push", "carry": "carry", "shot": "Wood shot",
+                  "lead": "Leadership hand-over", "chain": "Fire chain", "copy": "Mirror copy"}
 #: the least turns after which a session surely shows a skipped turn (turn 3: nobody controls
 #: Green yet), captures and abilities
 SKIPPED_FROM = 3
@@ -543,10 +548,11 @@ def count(counts: Counter, entry) -> None:
 
 def rows(summary) -> list[tuple[str, str]]:
     counts = summary.counts
-    used = ", ".join(f"{counts[key]} {key.split(':')[1]}" for key in sorted(counts) if key.startswith("ability:"))
+    used = ", ".join(_many(counts[f"ability:{key}"], noun) for key, noun in _ABILITY_NOUNS.items()
+                     if counts[f"ability:{key}"])
     return [
-        ("placements", f"{counts['placements']} (pieces from the reserves; {counts['copies']} Mirror copies)"),
-        ("drafts", f"{counts['drafts']} ({counts['drafted']} pieces taken from the draft area)"),
+        ("placements", f"{counts['placements']} (pieces from the reserves; {_many(counts['copies'], 'Mirror copy')})"),
+        ("drafts", f"{counts['drafts']} ({_many(counts['drafted'], 'piece')} taken from the draft area)"),
         ("moves", str(counts["moves"])),
         ("abilities", f"{counts['abilities']}" + (f" ({used})" if used else "")),
         ("captures", str(counts["captures"])),
@@ -564,9 +570,20 @@ def expected(options, variant) -> tuple[str, ...]:
     return tuple(wanted)
 
 
+def _many(number: int, noun: str) -> str:
+    plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "es" if noun.endswith("sh") else noun + "s"
+    return f"{number} {noun if number == 1 else plural}"
+
+
+def headline(variant, state: GameState, winners: tuple[str, ...]) -> str:
+    """Who won, with their colour and the turn: "Basil (Blue) wins on turn 54"."""
+    who = " and ".join(f"{name} ({state.players[name].colour})" for name in winners)
+    return f"{who} {'wins' if len(winners) == 1 else 'share the win'} on turn {state.update - 1}"
+
+
 def _seated(index: int, count: int) -> int:
     return 0            # both seats are taken before the start
 
 
 PLANNER = Planner(family="territory", cast=lambda count: cast(count, _seated), plan=plan_turn, count=count,
-                  rows=rows, expected=expected)
+                  rows=rows, expected=expected, headline=headline)
