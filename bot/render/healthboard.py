@@ -64,6 +64,11 @@ TROPHY_RGB = (240, 180, 20)
 CALLER_RGB = (20, 90, 200)
 TEAM_RGB = (90, 90, 110)
 
+#: The text standings' line over the players who left the game, and the mark before each.
+OUT_HEADING = "Out of the game:"
+OUT_MARK = "✗"
+OUT_RGB = (130, 124, 116)
+
 #: The symbols the engine writes in a line or a note (bot.engine.standings, the variants), in the
 #: order to look for them; they are drawn, since DejaVu Sans has none of them in colour.
 SYMBOLS = ("💖", "❤️", "❤", "⚡", "🏆")
@@ -132,6 +137,7 @@ class HealthLayout:
     caller: str | None = None               # the row outlined as the caller's
     hidden: int = 0                         # rows not shown (an endless game shows its top rows)
     gap_box: Box | None = None              # where "... N more ..." stands between the top and the caller
+    out: tuple[tuple[str, str, Box], ...] = ()   # players who left: (name, line, box), under the rows
 
     @property
     def lines(self) -> list[str]:
@@ -270,11 +276,14 @@ def _team_words(team: TeamTotal, currency: str) -> str:
 
 
 def standings_lines(panel: StandingsPanel, caller: str | None = None) -> list[str]:
-    """The standings as text, what the image shows: the rows shown (for an endless game the top
-    ``panel.shown`` and ``caller``'s own row, with how many are left out), each team's total, and
-    how a finished game ended. For a game with neither, exactly ``panel.lines``."""
+    """The standings as text, what the image shows: the panel's heading where its lines leave a
+    number unnamed (``panel.text_heading``), the rows shown (for an endless game the top
+    ``panel.shown`` and ``caller``'s own row, with how many are left out), each team's total, the
+    players who left the game, marked (``panel.out``), and how a finished game ended. Between the
+    heading and what follows the rows, exactly ``panel.lines``."""
     top, own, hidden = shown_rows(panel, caller)
-    lines = [row.line for row in top]
+    lines = [panel.text_heading] if panel.text_heading and panel.rows else []
+    lines += [row.line for row in top]
     if own is not None:
         between = panel.rows.index(own) - len(top)
         if between:
@@ -286,6 +295,9 @@ def standings_lines(panel: StandingsPanel, caller: str | None = None) -> list[st
     if after:
         lines.append(f"... and {after} more")
     lines += [_team_words(team, panel.currency) for team in panel.teams]
+    if panel.out:        # players who left, under the standings rather than missing from them
+        lines.append(OUT_HEADING)
+        lines += [f"{OUT_MARK} {out.line}" for out in panel.out]
     if panel.result:
         lines.append(f"🏆 {panel.result}" if panel.winners else panel.result)
     return lines
@@ -293,18 +305,25 @@ def standings_lines(panel: StandingsPanel, caller: str | None = None) -> list[st
 
 # ----------------------------------------------------------------------------- the board
 def render_health_board(panel: StandingsPanel, state, *, game_title: str, palette: str = "default",
-                        caller: str | None = None) -> Rendered:
+                        caller: str | None = None, over: bool | None = None) -> Rendered:
     """The health board of ``state`` as a PNG, with its :class:`HealthLayout`.
 
     ``panel``: the variant's ``standings_panel(state)``; ``state``: for the players' colours and the
     update; ``game_title``: the ruleset's title, shown under the panel's title. ``caller``: the
     player asking (``/health``): their row is outlined, and an endless game's board (``panel.shown``)
-    shows their row after the top ones when they are not among them."""
+    shows their row after the top ones when they are not among them. ``over``: the game has ended
+    (no "orders now"); by default when the panel has a result or the session's length is played."""
     if palette not in PALETTES:
         raise ValueError(f"unknown palette {palette!r}: choose one of {', '.join(PALETTES)}")
     after = state.update - 1
-    subtitle = (f"{game_title} · after update {after} · orders now for update {state.update}"
-                if after >= 1 else f"{game_title} · before update {state.update}")
+    if over is None:      # the variant's result, or the session's length played out
+        over = bool(panel.result) or (state.length is not None and after >= state.length)
+    if after < 1:
+        subtitle = f"{game_title} · before update {state.update}"
+    elif over:
+        subtitle = f"{game_title} · after update {after} · the game is over"
+    else:
+        subtitle = f"{game_title} · after update {after} · orders now for update {state.update}"
     entries = _entries(panel, caller)
     for scale in (1.0, 0.85, 0.7, 0.6, 0.5, 0.42, 0.35, 0.3, 0.25):
         plan = _plan(panel, entries, scale)
@@ -315,7 +334,7 @@ def render_health_board(panel: StandingsPanel, state, *, game_title: str, palett
 
 def _entries(panel: StandingsPanel, caller: str | None) -> list[tuple[int, str]]:
     """The image's rows in order: ``(index in panel.rows, "")`` for a row, ``(-1, words)`` for the
-    line standing for the rows left out."""
+    line standing for the rows left out, ``(-2 - k, "")`` for ``panel.out[k]``, a player who left."""
     top, own, hidden = shown_rows(panel, caller)
     entries = [(index, "") for index in range(len(top))]
     after = hidden
@@ -328,6 +347,7 @@ def _entries(panel: StandingsPanel, caller: str | None) -> list[tuple[int, str]]
         after = hidden - between
     if after:
         entries.append((-1, f"⋯ and {after} more"))
+    entries += [(-2 - k, "") for k in range(len(panel.out))]
     return entries
 
 
@@ -374,7 +394,9 @@ def _plan(panel: StandingsPanel, entries: list[tuple[int, str]], scale: float) -
     pad = max(6, round(16 * s))
     swatch = max(8, round(28 * s))
     symbol_w = round(text_size * 1.1)
-    text_w = max([_line_width(row.standing, row.line, text_size) for row in shown] + [round(300 * s)])
+    text_w = max([_line_width(row.standing, row.line, text_size) for row in shown] + [round(300 * s)]
+                 + [_width(out.line, text_size) + round(text_size * 1.4) for out in panel.out]
+                 + [_width(panel.line_heading, round(15 * s), True)])
     bar_w = round(170 * s)
     value_w = _width("00000", text_size)
     captured_w = max([_width(format_amount(r.captured), text_size) for r in table] + [_width("Captured", round(15 * s), True)])
@@ -388,8 +410,8 @@ def _plan(panel: StandingsPanel, entries: list[tuple[int, str]], scale: float) -
     events_h = (pad // 2 + round(30 * s) + max(1, len(events)) * event_line + (event_line if next_draw else 0)
                 + pad // 2) if panel.draws_events else 0
     teams_h = (pad // 2 + round(30 * s) + len(panel.teams) * event_line + pad // 2 + pad) if panel.teams else 0
-    footer_h = round(36 * s)
-    available = MAX_SIDE - header_h - column_head_h - events_h - teams_h - footer_h - 2 * pad
+    footer_line = round(24 * s)
+    available = MAX_SIDE - header_h - column_head_h - events_h - teams_h - 3 * footer_line - 2 * pad
     per_column = max(1, available // row_h)
     count = len(entries)
     columns = max(1, -(-count // per_column)) if count else 1
@@ -402,12 +424,44 @@ def _plan(panel: StandingsPanel, entries: list[tuple[int, str]], scale: float) -
     widest_result = _width(panel.result, round(19 * s), True) + round(60 * s) if panel.result else 0
     width = max(pad * 2 + columns * column_w + (columns - 1) * gap, round(720 * s), widest_event + 4 * pad,
                 widest_team + 4 * pad, widest_result + 4 * pad)
+    footer = _footer_lines(panel, s, width - 2 * pad)
+    footer_h = len(footer) * footer_line + round(12 * s)
     height = header_h + column_head_h + rows_shown * row_h + pad + events_h + teams_h + footer_h + pad
-    return dict(scale=s, text_size=text_size, row_h=row_h, pad=pad, swatch=swatch, symbol_w=symbol_w,
+    return dict(footer=footer, footer_line=footer_line, scale=s, text_size=text_size, row_h=row_h, pad=pad, swatch=swatch, symbol_w=symbol_w,
                 text_w=text_w, bar_w=bar_w, value_w=value_w, captured_w=captured_w, regen_w=regen_w, gap=gap,
                 column_w=column_w, header_h=header_h, banner_h=banner_h, column_head_h=column_head_h,
                 event_line=event_line, events_h=events_h, teams_h=teams_h, footer_h=footer_h,
                 per_column=per_column, columns=columns, rows_shown=rows_shown, width=width, height=height)
+
+
+def _footer_lines(panel: StandingsPanel, s: float, room: int) -> list[list[tuple[str | None, str]]]:
+    """The footer's items, ``(symbol, words)`` for the legend and ``(None, ranking)``, in lines that
+    fit ``room`` pixels: the ranking in full on a line of its own when it does not fit after the
+    legend (it was cut off, ending in "nam"), the legend over several lines when it is wide."""
+    fs = round(15 * s)
+    icon = round(fs * 1.1) + round(6 * s)
+    spacing = round(24 * s)
+
+    def width(item: tuple[str | None, str]) -> int:
+        symbol, words = item
+        if symbol is None:
+            return _width(words, fs)
+        mark = icon if symbol in SYMBOLS else _width(symbol, fs, True) + round(6 * s)
+        return mark + _width(words, fs)
+
+    lines: list[list[tuple[str | None, str]]] = [[]]
+    used = 0
+    for item in [*panel.legend, (None, panel.ranking)]:
+        needed = width(item) + (spacing if lines[-1] else 0)
+        if lines[-1] and used + needed > room:
+            lines.append([])
+            used, needed = 0, width(item)
+        if item[0] is None and needed > room and panel.ranking_short:
+            item = (None, panel.ranking_short)
+            needed = width(item) + (spacing if lines[-1] else 0)
+        lines[-1].append(item)
+        used += needed
+    return [line for line in lines if line]
 
 
 def _draw_with_symbol(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, xy: tuple[int, int], cy: float,
@@ -460,6 +514,7 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
     best = max([row.balance for row in table] + [Fraction(1)])
     winners = set(panel.winners)
     rows: list[HealthRow] = []
+    out_rows: list[tuple[str, str, Box]] = []
     gap_box = None
     for column in range(p["columns"]):
         left = pad + column * (p["column_w"] + gap)
@@ -475,6 +530,18 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
             y0 = top + p["column_head_h"] + offset * p["row_h"]
             box = (left, y0, left + p["column_w"], y0 + p["row_h"])
             cy = y0 + p["row_h"] / 2
+            if index <= -2:
+                # a player who left the game: under the rows, greyed and marked, no bar
+                gone = panel.out[-2 - index]
+                sw = p["swatch"]
+                swatch_box = (left + pad, round(cy - sw / 2), left + pad + sw, round(cy - sw / 2) + sw)
+                _draw_swatch(draw, swatch_box, colours.of(gone.name))
+                ty = round(cy - ts * 0.62)
+                draw.text((x_text, ty), OUT_MARK, font=_font(ts, True), fill=NO_KING_RGB)
+                mark_w = _width(OUT_MARK + " ", ts, True)
+                draw.text((x_text + mark_w, ty), gone.line, font=_font(ts), fill=OUT_RGB)
+                out_rows.append((gone.name, gone.line, box))
+                continue
             if index < 0:
                 # the rows left out of an endless game's board
                 draw.text((x_text, round(cy - ts * 0.62)), words, font=_font(ts), fill=MUTED_RGB)
@@ -602,27 +669,28 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
             y += p["event_line"]
         below = teams_box[3]
 
-    # footer: what the symbols mean (a symbol the board does not draw is written)
+    # footer: what the symbols mean (a symbol the board does not draw is written), then how the
+    # rows are ranked, on as many lines as they need
     fy = below + round(10 * s)
     footer: list[str] = []
-    x = pad
     fs = round(15 * s)
     size = round(fs * 1.1)
-    for symbol, words in panel.legend:
-        if symbol in SYMBOLS:
-            _draw_symbol(image, symbol, (x, fy, x + size, fy + size))
-            x += size + round(6 * s)
-        else:
-            draw.text((x, fy), symbol, font=_font(fs, True), fill=TEXT_RGB)
-            x += _width(symbol, fs, True) + round(6 * s)
-        draw.text((x, fy), words, font=_font(fs), fill=MUTED_RGB)
-        x += _width(words, fs) + round(24 * s)
-        footer.append(f"{symbol} {words}")
-    words = panel.ranking
-    if x + _width(words, fs) > p["width"] - pad and panel.ranking_short:
-        words = panel.ranking_short
-    draw.text((x, fy), words, font=_font(fs), fill=MUTED_RGB)
-    footer.append(words)
+    for line in p["footer"]:
+        x = pad
+        for symbol, words in line:
+            if symbol is not None:
+                if symbol in SYMBOLS:
+                    _draw_symbol(image, symbol, (x, fy, x + size, fy + size))
+                    x += size + round(6 * s)
+                else:
+                    draw.text((x, fy), symbol, font=_font(fs, True), fill=TEXT_RGB)
+                    x += _width(symbol, fs, True) + round(6 * s)
+                footer.append(f"{symbol} {words}")
+            else:
+                footer.append(words)
+            draw.text((x, fy), words, font=_font(fs), fill=MUTED_RGB)
+            x += _width(words, fs) + round(24 * s)
+        fy += p["footer_line"]
 
     buffer = BytesIO()
     image.save(buffer, format="PNG", optimize=True)
@@ -631,5 +699,5 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
                           teams=tuple(team_layout), result=panel.result, result_box=result_box,
                           winners=tuple(r.name for r in rows if r.name in winners),
                           caller=caller if any(r.name == caller for r in rows) else None, hidden=hidden,
-                          gap_box=gap_box)
+                          gap_box=gap_box, out=tuple(out_rows))
     return Rendered(buffer.getvalue(), layout, p["width"], p["height"])

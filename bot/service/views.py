@@ -199,7 +199,8 @@ class ViewCases(ServiceBase):
         panel = variant.standings_panel(state)
         own = panel.row_of(caller) if caller is not None else None
         rendered = await asyncio.to_thread(render_health_board, panel, state, game_title=variant.title,
-                                           palette=self.settings(game).palette, caller=caller)
+                                           palette=self.settings(game).palette, caller=caller,
+                                           over=True if game.status == "ended" else None)
         return Standings(game, panel.title, tuple(standings_lines(panel, caller)), caller,
                          None if own is None else own.line, own.standing.rank if own is not None else None,
                          len(panel.rows),
@@ -230,8 +231,10 @@ class ViewCases(ServiceBase):
                 if not key or key in label.casefold() or key in value.casefold()][:limit]
 
     def rules_summary(self, game: Game) -> str:
-        """The /rules text of the game: its variant's summary of the rules as the game plays them."""
-        return self.variant(game).rules_summary()
+        """The /rules text of the game: its variant's summary of the rules as the game plays them,
+        and the rulebook's page of the game, where every rule it cites is explained (issue 27)."""
+        page = self.rulebook.shown(self.rulebook.ruleset_page(self.ruleset(game).name))
+        return f"{self.variant(game).rules_summary()}\nThe full rules: {page}"
 
     async def piece_kinds(self, game_id: int) -> list[tuple[str, str]]:
         """``(letter, name)`` of every piece of the game's ruleset, in the ruleset's order (what

@@ -14,6 +14,9 @@ from bot.service.base import ServiceBase
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
+#: the text standings' first line: it names the score (issue 27 item 5)
+HEADING = "Rank. Player (colour): score --- Health (score: the cost of the player's pieces on the board, king 0)"
+
 
 async def attachment_bytes(result, index: int = 0) -> bytes:
     return await result.response.attachments[index].read()
@@ -73,7 +76,7 @@ async def test_health_board_lines_and_picture(world):
     await playing(world)
     result = await world.cleo.slash(world.channel, "health")
     assert result.ephemeral
-    assert result.response.content.splitlines() == ["1. Alice (Red): 0 --- Health: 11 💖",
+    assert result.response.content.splitlines() == [HEADING, "1. Alice (Red): 0 --- Health: 11 💖",
                                                     "2. Bob (Blue): 0 --- Health: 11 💖"]
     assert result.response.attachments[0].filename == "health.png"
     assert (await attachment_bytes(result)).startswith(PNG)
@@ -175,7 +178,7 @@ async def test_views_in_a_direct_message(world):
     board = await world.bob.user.slash("board")
     assert board.response.attachments[0].filename == "board.png"
     health = await world.bob.user.slash("health")
-    assert health.response.content.startswith("1. Alice (Red)")
+    assert health.response.content.startswith(f"{HEADING}\n1. Alice (Red)")
     rules = await world.bob.user.slash("rules")
     assert "Never-Ending Infinite Sandbox Game" in rules.response.content
 

@@ -50,7 +50,9 @@ def test_health_prints_the_lines(tmp_path):
     result = _run(str(SCENARIO), "--health", "--out", str(out))
     assert result.returncode == 0, result.stderr
     scenario = load_scenario(SCENARIO)
-    assert result.stdout.splitlines() == health_board_lines(scenario.ruleset, scenario.state)
+    heading, *lines = result.stdout.splitlines()
+    assert lines == health_board_lines(scenario.ruleset, scenario.state)
+    assert heading.startswith("Rank. Player (colour): score --- Health")     # names the first number
     _png(out)
 
 
@@ -60,8 +62,8 @@ def test_health_after_the_update(tmp_path):
     assert result.returncode == 0, result.stderr
     scenario = load_scenario(SCENARIO)
     after = run_scenario(scenario).state
-    assert result.stdout.splitlines() == health_board_lines(scenario.ruleset, after)
-    assert result.stdout.splitlines() != health_board_lines(scenario.ruleset, scenario.state)
+    assert result.stdout.splitlines()[1:] == health_board_lines(scenario.ruleset, after)
+    assert result.stdout.splitlines()[1:] != health_board_lines(scenario.ruleset, scenario.state)
     _png(out)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from io import BytesIO
 from pathlib import Path
@@ -226,3 +227,82 @@ def test_the_board_draws_what_the_panel_says(neisg):
         strip = image.crop((row.box[2] - 160, row.box[1], row.box[2], row.box[3]))
         return sum(1 for pixel in strip.get_flattened_data() if pixel == NO_KING_RGB)
     assert reds(zed) > 0 and reds(mira) == 0
+
+
+# ============================================================================= issue 27 item 5: standings that do not mislead
+def _with_leavers(ruleset, update=14, length=None):
+    """Three players in the game; Cleo eliminated (D30), Dan resigned."""
+    players = [Player("Ann", "Red", Fraction(9)), Player("Bob", "Blue", Fraction(12)),
+               Player("Eve", "Green", Fraction(4)),
+               Player("Cleo", "Orange", Fraction(-3), Fraction(30), status="eliminated"),
+               Player("Dan", "Purple", Fraction(5), status="resigned")]
+    pieces = [dict(kind="K", owner="Ann", square=(0, 0)), dict(kind="K", owner="Bob", square=(5, 5)),
+              dict(kind="K", owner="Eve", square=(-5, 5))]
+    state = GameState.build(ruleset, pieces, players, update=update)
+    return state if length is None else replace(state, length=length)
+
+
+def test_players_who_left_are_listed_under_the_standings_marked(neisg):
+    """The leader of update 13, eliminated at 14, used to vanish from every later board."""
+    from bot.render.healthboard import OUT_HEADING, standings_lines
+
+    state = _with_leavers(neisg)
+    panel = variant_for(neisg).standings_panel(state)
+    assert panel.lines == health_board_lines(neisg, state)                # RULES 4's lines, as they were
+    assert [out.name for out in panel.out] == ["Cleo", "Dan"]
+    lines = standings_lines(panel)
+    assert lines[-3:] == [OUT_HEADING, "✗ Cleo (Orange): eliminated (D30)",
+                          "✗ Dan (Purple): resigned (out of the game)"]
+    layout = _render(neisg, state).layout
+    assert [name for name, _, _ in layout.out] == ["Cleo", "Dan"]
+    bottom = max(row.box[3] for row in layout.rows)
+    assert all(box[1] >= bottom for _, _, box in layout.out)              # under the ranked rows
+
+
+def test_a_removed_sandbox_player_is_told_when_they_may_come_back():
+    sandbox = load_preset("sandbox")
+    state = GameState.build(sandbox, [dict(kind="K", owner="Ann", square=(0, 0))],
+                            [Player("Ann", "Red", Fraction(5)),
+                             Player("Bob", "Blue", Fraction(0), status="eliminated", rejoin_after=16)], update=13)
+    [out] = variant_for(sandbox).standings_panel(state).out
+    assert out.line == "Bob (Blue): removed (RULES 5.1); may re-join from update 17 (P33)"
+
+
+def test_the_text_standings_name_the_first_number(neisg):
+    from bot.render.healthboard import standings_lines
+
+    state = _with_leavers(neisg)
+    heading, first, *_ = standings_lines(variant_for(neisg).standings_panel(state))
+    assert heading.startswith("Rank. Player (colour): score --- Health (score: the cost of the player's pieces")
+    assert first == health_board_lines(neisg, state)[0]
+    assert _render(neisg, state).layout.rows     # the image's column heading says the same
+    assert variant_for(neisg).standings_panel(state).line_heading == "Rank. Player (colour): score --- Health"
+
+
+def test_a_board_after_the_last_update_asks_for_no_orders(neisg):
+    going = _render(neisg, _with_leavers(neisg, update=14, length=20)).layout.subtitle
+    over = _render(neisg, _with_leavers(neisg, update=21, length=20)).layout.subtitle
+    assert going.endswith("after update 13 · orders now for update 14")
+    assert over.endswith("after update 20 · the game is over") and "orders now" not in over
+    told = _render(neisg, _with_leavers(neisg, update=14), over=True).layout.subtitle   # the service knows
+    assert told.endswith("after update 13 · the game is over")
+
+
+def test_the_footer_of_a_narrow_board_is_whole(neisg):
+    """An early board (few players, narrow image) cut its footer: "... then captured, then nam"."""
+    state = _with_leavers(neisg, update=2)
+    panel = variant_for(neisg).standings_panel(state)
+    rendered = _render(neisg, state)
+    assert panel.ranking in rendered.layout.footer                      # the ranking in full, not cut
+    image = _image(rendered)
+    edge = image.crop((image.width - 6, 0, image.width, image.height))
+    assert set(edge.getdata()) <= {tuple(image.getpixel((image.width - 1, 0)))}, "nothing runs off the edge"
+
+
+def test_a_resigned_arena_player_stays_on_the_points_board():
+    arena = load_preset("arena")
+    state = GameState.build(arena, [dict(kind="K", owner="Ann", square=(0, 0))],
+                            [Player("Ann", "Red", Fraction(12)), Player("Bob", "Blue", Fraction(30), status="resigned")])
+    panel = variant_for(arena).standings_panel(state)
+    assert [row.standing.name for row in panel.rows] == ["Ann"]
+    assert [out.line for out in panel.out] == ["Bob (Blue): resigned (out of the game)"]

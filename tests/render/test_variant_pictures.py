@@ -354,7 +354,10 @@ def test_a_game_without_teams_or_a_top_keeps_its_lines_as_they_are():
     neisg = load_preset("neisg")
     state = GameState.build(neisg, [dict(owner="Holo", kind="K", square=(0, 0))], [Player("Holo", "Purple")])
     panel = variant_for(neisg).standings_panel(state)
-    assert standings_lines(panel, "Holo") == panel.lines and shown_rows(panel, "Holo") == (panel.rows, None, 0)
+    # the lines as they are, under the heading that names the score (issue 27 item 5)
+    assert standings_lines(panel, "Holo") == [panel.text_heading, *panel.lines]
+    assert shown_rows(panel, "Holo") == (panel.rows, None, 0)
+    assert panel.text_heading.startswith("Rank. Player (colour): score --- Health (score: the cost of")
 
 
 def test_the_variant_answers_the_renderer_reads_are_its_own():

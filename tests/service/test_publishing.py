@@ -182,8 +182,9 @@ async def test_the_file_publisher_writes_the_documented_layout(table, tmp_path):
         assert expected in files
     assert (root / "0001/board.png").read_bytes().startswith(b"\x89PNG")
     health = (root / "0001/health.txt").read_text().splitlines()
-    assert health == ["1. Alice (Red): 0 --- Health: 11 💖", "2. Bob (Blue): 0 --- Health: 11 💖",
-                      "3. Cleo (Green): 0 --- Health: 11 💖"]
+    assert health[0].startswith("Rank. Player (colour): score --- Health (score: ")    # names the first number
+    assert health[1:] == ["1. Alice (Red): 0 --- Health: 11 💖", "2. Bob (Blue): 0 --- Health: 11 💖",
+                          "3. Cleo (Green): 0 --- Health: 11 💖"]
     [to_bob] = [f for f in files if f.endswith(f"-to-{BOB}.md")]
     assert to_bob.startswith("0001/private/notice-")
     assert "rolled the game back to update 0" in (root / to_bob).read_text()

@@ -16,6 +16,9 @@ ALICE, BOB, CLEO = 1, 2, 3
 
 
 
+#: the text standings' first line: it names the score (issue 27 item 5)
+HEADING = "Rank. Player (colour): score --- Health (score: the cost of the player's pieces on the board, king 0)"
+
 
 def size(png: bytes) -> tuple[int, int]:
     return Image.open(io.BytesIO(png)).size
@@ -36,7 +39,7 @@ async def test_views_show_the_board_without_changing_anything(table):
     assert king.caption == f"{game.name}: the King on (0,0) can move to 8 squares (framed)"
 
     lines, picture = await service.health_board(game.id)
-    assert lines == ["1. Alice (Red): 0 --- Health: 11 💖", "2. Bob (Blue): 0 --- Health: 11 💖",
+    assert lines == [HEADING, "1. Alice (Red): 0 --- Health: 11 💖", "2. Bob (Blue): 0 --- Health: 11 💖",
                      "3. Cleo (Green): 0 --- Health: 11 💖"]
     assert picture.png.startswith(b"\x89PNG")
     sheet = await service.piece_sheet(game.id)

@@ -33,7 +33,7 @@ from ..state import GameState
 from ..validation import OrderCheck, legal_destinations
 
 __all__ = ["Variant", "Verdict", "Seating", "Features", "Mark", "Kingdom", "Fading", "BoardAdditions", "PanelRow",
-           "PanelEvent", "TeamTotal", "StandingsPanel", "Area", "CycleSlot", "Holding"]
+           "PanelEvent", "PanelOut", "players_out", "TeamTotal", "StandingsPanel", "Area", "CycleSlot", "Holding"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +207,29 @@ class PanelEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class PanelOut:
+    """A player who has left the game, listed under the standings rather than dropped from them
+    (issue 27): their name, colour and how they left, in words (``line``: "Cleo (Scarlet): eliminated
+    (D30)")."""
+
+    name: str
+    colour: str
+    line: str
+
+
+def players_out(state, words) -> tuple[PanelOut, ...]:
+    """The players of ``state`` who are no longer in the game, by name, each with ``words(player)``
+    (None: not listed)."""
+    out = []
+    for name in sorted(state.players):
+        player = state.players[name]
+        said = words(player) if player.status != "active" else None
+        if said:
+            out.append(PanelOut(name, player.colour, f"{name} ({player.colour}): {said}"))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
 class TeamTotal:
     """A team's line under the standings (megachess): its players in the game and their points."""
 
@@ -234,6 +257,8 @@ class StandingsPanel:
     winners: tuple[str, ...] = ()           # a game that is over: who won (empty: going on, or drawn)
     result: str = ""                        # a game that is over: how it ended, in words
     shown: int | None = None                # an endless game shows its first ``shown`` rows and the caller's
+    out: tuple[PanelOut, ...] = ()          # players who left the game, listed (marked) under the rows
+    text_heading: str = ""                  # the text standings' first line, where a number is unnamed
 
     @property
     def lines(self) -> list[str]:

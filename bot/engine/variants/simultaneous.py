@@ -26,7 +26,8 @@ from ..steps.respawns import respawns
 from ..steps.transformations import transformations
 from ..steps.validate import validate
 from ..validation import OrderCheck, check_order
-from .base import BoardAdditions, Features, Mark, PanelEvent, PanelRow, Seating, StandingsPanel, Verdict
+from .base import (BoardAdditions, Features, Mark, PanelEvent, PanelRow, Seating, StandingsPanel, Verdict,
+                   players_out)
 from .pipeline import PipelineVariant
 from .summary import rules_summary
 
@@ -124,7 +125,19 @@ class SimultaneousVariant(PipelineVariant):
             events=self.events_in_force(state), next_event_draw=self.next_event_draw(state),
             legend=_LEGENDS.get(currency, ()),
             ranking="Ranked by score (the cost of the pieces on the board), then value captured, then name.",
-            ranking_short="Ranked by score, then captured, then name.")
+            ranking_short="Ranked by score, then captured, then name.",
+            line_heading=f"Rank. Player (colour): score --- {currency.capitalize()}",
+            text_heading=f"Rank. Player (colour): score --- {currency.capitalize()} (score: the cost of the "
+                         f"player's pieces on the board, king 0)",
+            out=players_out(state, self._gone))
+
+    def _gone(self, player: Player) -> str | None:
+        """How a player left the game, for the list under the standings (issue 27)."""
+        if player.status == "resigned":
+            return "resigned (out of the game)"
+        if player.rejoin_after is not None:       # sandbox: removed, back from a later update (P33)
+            return f"removed (RULES 5.1); may re-join from update {player.rejoin_after + 1} (P33)"
+        return "eliminated (D30)"
 
     def board_additions(self, state: GameState) -> BoardAdditions:
         marks = [Mark(square, "implosion") for square in sorted(state.implosions)]
