@@ -201,30 +201,60 @@ class _Turn:
 
     def reply(self, option: Option) -> float:
         """What the opponent can do to the position ``option`` leaves on the next turn, when it is
-        theirs: the most they capture with one move, or a win (the variant judges every move)."""
+        theirs: a win (a move, an ability or a hand-over that puts a piece on the goal), else the most
+        they capture with one move. The variant judges every try."""
         after = option.after
         if after is None or after.territory.over:
             return 0.0
         upcoming = self.variant.next_turn(after)
         if upcoming is None or upcoming[1] != self.opponent:
             return 0.0
+        while after.update < upcoming[0]:       # the skipped turns before theirs, resolved as the bot does
+            after, _ = self.variant.resolve(after, {}, TRIAL_SEED)
         them = self.opponent
-        targets = sorted({p.square for p in after.board.owned_by(self.me)} | {self.areas.goal})
+        for text in self.goal_texts(after, them):
+            if self.variant.check(after, them, text).ok:
+                result, _ = self.variant.resolve(after, {them: text}, TRIAL_SEED)
+                if them in result.territory.winners:
+                    return WIN * 0.8
         worst = 0.0
         for piece in self.pieces(after, them):
-            for target in targets:
-                if target == piece.square:
-                    continue
-                text = f"{piece.kind}{sq(piece.square)}-{sq(target)}"
-                if not self.variant.check(after, them, text).ok:
-                    continue
-                if target == self.areas.goal:
-                    result, _ = self.variant.resolve(after, {them: text}, TRIAL_SEED)
-                    if them in result.territory.winners:
-                        return WIN * 0.8
-                lost = sum(self.value(p) for p in after.board.at(target) if p.owner == self.me)
-                worst = max(worst, 5 * lost)
+            for mine in self.pieces(after, self.me):
+                text = f"{piece.kind}{sq(piece.square)}-{sq(mine.square)}"
+                if self.variant.check(after, them, text).ok:
+                    worst = max(worst, 5 * self.value(mine))
         return worst
+
+    def goal_texts(self, state: GameState, player: str) -> Iterable[str]:
+        """The player's actions that may put a piece of theirs on the goal: a move there (a Shadow's
+        jump too), a Leaf's swap then move, a Moon's pull then move, a Wind's carry (after a move
+        next to the goal too), a Leadership's hand-over, and every pull and push (the piece moved may
+        land there)."""
+        goal = self.areas.goal
+        allies = self.pieces(state, player)
+        for piece in allies:
+            origin = f"{piece.kind}{sq(piece.square)}"
+            yield f"{origin}-{sq(goal)}"
+            others = [a for a in allies if a.id != piece.id]
+            if self.has(piece, "swap_ally"):
+                for ally in others:
+                    yield f"{origin}<>{sq(ally.square)}-{sq(goal)}"
+            if self.has(piece, "pull"):
+                for target in self.first_on_lines(state, piece.square, piece):
+                    yield f"{origin}<{sq(target)}"
+                    yield f"{origin}<{sq(target)}-{sq(goal)}"
+            if self.has(piece, "push"):
+                for target in self.first_on_lines(state, piece.square, piece):
+                    yield f"{origin}>{sq(target)}"
+            if self.has(piece, "carry_ally"):       # from where it stands, or after a move next to the goal
+                beside = [""] + [f"-{sq((goal[0] + dx, goal[1] + dy))}" for dx, dy in _AROUND]
+                for ally in others:
+                    for moved in beside:
+                        yield f"{origin}{moved}&{sq(ally.square)}-{sq(goal)}"
+            if self.has(piece, "delegate"):
+                for ally in others:
+                    if not self.has(ally, "delegate"):
+                        yield f"{origin}:{ally.kind}{sq(ally.square)}-{sq(goal)}"
 
     # ------------------------------------------------------------------ actions
     def actions(self) -> list[Option]:
@@ -268,7 +298,7 @@ class _Turn:
                     if board.in_bounds(then):
                         yield f"{origin}<>{sq(ally.square)}-{sq(then)}", "swap", True
         if self.has(piece, "pull"):
-            for target in self.first_on_lines(piece.square, piece):
+            for target in self.first_on_lines(self.state, piece.square, piece):
                 yield f"{origin}<{sq(target)}", "pull", True
                 for then in self.destinations(piece):
                     yield f"{origin}<{sq(target)}-{sq(then)}", "pull", True
@@ -276,7 +306,7 @@ class _Turn:
             for start in [None, *self.destinations(piece)]:
                 square = piece.square if start is None else start
                 moved = "" if start is None else f"-{sq(start)}"
-                for target in self.first_on_lines(square, piece):
+                for target in self.first_on_lines(self.state, square, piece):
                     yield f"{origin}{moved}>{sq(target)}", "push", True
         if self.has(piece, "carry_ally"):
             for start in [None, *self.destinations(piece)[:3]]:
@@ -301,9 +331,9 @@ class _Turn:
                 for target in self.destinations(ally):
                     yield f"{origin}:{ally.kind}{sq(ally.square)}-{sq(target)}", "lead", True
 
-    def first_on_lines(self, square: Square, mover: Piece) -> list[Square]:
+    def first_on_lines(self, state: GameState, square: Square, mover: Piece) -> list[Square]:
         """The first piece on each of the 8 lines from ``square`` (a pull's or a push's candidates)."""
-        board = self.state.board
+        board = state.board
         found = []
         for dx, dy in _LINES:
             x, y = square
@@ -519,8 +549,10 @@ _ACTION = re.compile(r"^\w+\(")
 _ABILITY_NOUNS = {"swap": "swap", "pull": "pull", "push": "push", "carry": "carry", "shot": "Wood shot",
                   "lead": "Leadership hand-over", "chain": "Fire chain", "copy": "Mirror copy"}
 #: the least turns after which a session surely shows a skipped turn (turn 3: nobody controls
-#: Green yet), captures and abilities
+#: Green yet), moves and abilities (the first pieces are placed by turn 5), and captures (the two
+#: sides meet in the middle after some twenty turns)
 SKIPPED_FROM = 3
+MOVES_FROM = 16
 FIGHTS_FROM = 30
 
 
@@ -565,8 +597,10 @@ def expected(options, variant) -> tuple[str, ...]:
     wanted = ["orders", "refusals", "placements", "drafts", "posts", "ended"]
     if options.updates >= SKIPPED_FROM:
         wanted.append("skipped")
+    if options.updates >= MOVES_FROM:
+        wanted += ["moves", "abilities"]
     if options.updates >= FIGHTS_FROM:
-        wanted += ["moves", "abilities", "captures"]
+        wanted.append("captures")
     return tuple(wanted)
 
 
