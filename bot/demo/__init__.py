@@ -18,6 +18,9 @@ Its parts, one concern each:
     chase power-ups, place new pieces, sometimes collide (M.A.D.) or send a wrong count;
   - :mod:`.megachess`: players join over time far from their enemies, move many pieces on their
     team's updates, take kings and their armies, collect bonus pieces and leave far pieces to fade;
+  - :mod:`.territory`: two seated players take turns: the active one moves or uses an ability, then
+    places from the reserve or drafts, fighting for the territories and the goal; each candidate is
+    tried with the variant's ``resolve`` and the submission checked before it is sent;
 
 * the session driver (:mod:`.session`, :func:`run_demo`): creates the game (seats first where the
   variant seats players before the start) or continues the unfinished one found in

@@ -22,14 +22,13 @@ demo never states a rule of its own:
 3. ``pass`` when nothing is accepted.
 
 Now and then the player who is not active sends a submission anyway (refused: "not your turn"), and
-the active player first sends one the bot refuses (a placement in the neutral zone, a draft beyond
-the reserve's limit, a piece acting outside the territory whose turn it is): the refusals in T40's
-words. Same seed, same orders: each player draws from ``random.Random(f"{seed}:{update}:{name}")``.
+the active player first sends one the bot refuses (a placement outside the home rows, a draft
+beyond the reserve's limit, a piece acting outside the territory whose turn it is): the refusals in
+T40's words. Same seed, same orders: each player draws from ``random.Random(f"{seed}:{update}:{name}")``.
 """
 
 from __future__ import annotations
 
-import logging
 import random
 import re
 from collections import Counter
@@ -44,8 +43,6 @@ from bot.engine.variants import variant_for
 from .common import Intent, Planner, SimulatedPlayer, cast, chebyshev, player_rng
 
 __all__ = ["PLANNER", "plan_turn"]
-
-log = logging.getLogger(__name__)
 
 #: a won game in the scores: larger than anything else a position is worth
 WIN = 10_000
@@ -93,7 +90,6 @@ class _Areas:
     territories: dict[str, frozenset[Square]]
     homes: dict[str, frozenset[Square]]          # player name -> home place area
     neutral: frozenset[Square]
-    placeable: frozenset[Square]                 # every square but the goal and the neutral zone
     controllers: dict[str, str | None] = field(default_factory=dict)
 
 
@@ -118,12 +114,8 @@ class _Turn:
         territories = {a.name: frozenset(a.squares) for a in additions.areas if a.name in turns}
         homes = {a.owner: frozenset(a.squares) for a in additions.areas if a.kind == "home" and a.owner}
         neutral = frozenset(s for a in additions.areas if a.kind == "neutral" for s in a.squares)
-        closed = neutral | {goal}
-        bounds = state.board.bounds
-        (x0, y0), (x1, y1) = bounds
-        placeable = frozenset((x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1) if (x, y) not in closed)
         controllers = {a.name: a.controller for a in additions.areas if a.name in turns or a.kind == "goal"}
-        return _Areas(goal, territories, homes, neutral, placeable, controllers)
+        return _Areas(goal, territories, homes, neutral, controllers)
 
     def kind(self, piece_or_letter) -> object:
         letter = piece_or_letter if isinstance(piece_or_letter, str) else piece_or_letter.kind
@@ -354,7 +346,8 @@ class _Turn:
         reserve = sorted(set(self.reserve(self.state, self.me)))
         if not reserve:
             return []
-        empty = sorted(s for s in self.areas.placeable if not self.state.board.at(s))
+        (x0, y0), (x1, y1) = self.state.board.bounds
+        empty = [(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1) if not self.state.board.at((x, y))]
         head = f"{prefix}; " if prefix else ""
         found: list[Option] = []
         squares_for: dict[bool, list[Square]] = {}
@@ -380,8 +373,8 @@ class _Turn:
         return found
 
     def drafts(self, prefix: str, rng: random.Random) -> list[Option]:
-        """A draft of the kinds the player likes best from the draft area, as many as the reserve
-        takes (1 to the variant's limit), and a smaller one."""
+        """A draft of the kinds the player likes best from the draft area: three, or as many as
+        the variant accepts (the reserve's limit, T6)."""
         area = list(self.state.territory.draft_area)
         if not area:
             return []
