@@ -209,12 +209,12 @@ def test_a_sandbox_demo_plays_energy_and_moves_its_first_event_into_the_session(
 
 
 # ============================================================================ Chess Arena (issue 21)
-ARENA_UPDATES = 8
+ARENA_UPDATES = 12
 
 
 @pytest.fixture(scope="module")
 def arena_runs(tmp_path_factory) -> list[tuple[Path, subprocess.CompletedProcess]]:
-    """The default 12 players, clamped to arena's 8 seats; 8 rounds (power-ups appear after round 3)."""
+    """The default 12 players, clamped to arena's 8 seats; 12 rounds (power-ups appear after round 3)."""
     return run_twice(tmp_path_factory, "--ruleset", "arena", players=None, updates=ARENA_UPDATES)
 
 

@@ -47,6 +47,8 @@ ODD_UPGRADES = ("R", "N", "B")
 #: a power-up is chased by the player's pieces nearest to it, each looking at its squares nearest to it
 CHASERS = 3
 LOOKS = 6
+#: how often a player advances only to squares no enemy attacks (the others offer trades)
+CAREFUL = 0.75
 #: how many other submissions a player tries when their first is refused (a check not answered)
 REPAIRS = 60
 
@@ -197,9 +199,9 @@ def _choose(table: _Round, name: str, rng: random.Random, forced: Step | None
     for king in table.in_check(name):
         _answer(table, name, king, submission, rng)
     _powerups(table, name, submission, rng)
+    _chase(table, name, submission, rng)
     _captures(table, name, submission, rng)
     _rescues(table, name, submission, rng)
-    _chase(table, name, submission, rng)
     _advances(table, name, submission, rng)
     _anything(table, name, submission, rng)
     _placements(table, name, pending, submission, rng)
@@ -263,7 +265,7 @@ def _captures(table: _Round, name: str, submission: _Submission, rng: random.Ran
             gain = sum(table.value(v) for v in victims)
             if piece.kind != table.royal and table.attacked(square, name, piece):
                 gain -= table.value(piece)
-            if gain > 0 or (gain == 0 and rng.random() < 0.3):
+            if gain > 0 or (gain == 0 and rng.random() < 0.6):
                 found.append((-gain, rng.random(), Step(piece, square, why="capture")))
     for _, _, step in sorted(found, key=lambda f: f[:2]):
         if rng.random() < 0.9:
@@ -331,7 +333,7 @@ def _advances(table: _Round, name: str, submission: _Submission, rng: random.Ran
     goals = list(table.powerups) if table.powerups and rng.random() < 0.5 else enemies
     movers = [p for p in table.pieces(name) if p.kind != table.royal and not submission.moves(p)]
     rng.shuffle(movers)
-    careful = rng.random() < 0.75
+    careful = rng.random() < CAREFUL
     for piece in movers:
         if submission.full:
             return
@@ -444,10 +446,13 @@ def _stage_mad(table: _Round, active: list[SimulatedPlayer], rng: random.Random)
 _COUNTED = {"capture": "captures", "mad": "mad", "powerup_taken": "powerups", "powerup_spawn": "powerups_seen",
             "powerup_lost": "powerups_lost", "placed": "placed", "placements_lost": "unplaced",
             "unplaced": "unplaced", "resignation": "resignations"}
-#: the least rounds after which a session surely shows captures and M.A.D. (4), and a power-up
-#: taken (the first appears after round 3)
-FIGHTS_FROM = 4
-POWERUPS_FROM = 6
+#: the least rounds after which a session surely shows M.A.D. (staged until one happens) and a
+#: power-up taken (the first appears after round 3); captures: the least players and rounds, or
+#: the rounds of a game of two or three cautious players
+MAD_FROM = 4
+POWERUPS_FROM = 12
+CAPTURES_FROM = (4, 8)
+FEW_CAPTURES_FROM = 20
 
 
 def count(counts: Counter, entry) -> None:
@@ -474,8 +479,11 @@ def rows(summary) -> list[tuple[str, str]]:
 
 def expected(options, variant) -> tuple[str, ...]:
     wanted = ["orders", "refusals", "posts", "ended"]
-    if options.updates >= FIGHTS_FROM:
-        wanted += ["captures", "mad"]
+    if options.updates >= MAD_FROM:
+        wanted.append("mad")
+    if (options.players >= CAPTURES_FROM[0] and options.updates >= CAPTURES_FROM[1]) \
+            or options.updates >= FEW_CAPTURES_FROM:
+        wanted.append("captures")
     if options.updates >= POWERUPS_FROM:
         wanted.append("powerups")
     return tuple(wanted)

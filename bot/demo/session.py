@@ -286,7 +286,10 @@ class _Session:
         """Deadlines every ``interval`` seconds from now, as a moderator's /game schedule would set."""
         from bot.service import Schedule
 
-        if game.deadline_at is not None or game.status != "running":
+        # a game set on its interval already keeps it, a turn-based game its turn length; a deadline
+        # that is "now" (everyone had ordered for update 1: early resolution) still needs the interval
+        # for the updates after it
+        if game.status != "running" or self.turn_based or self.service.schedule(game).kind != "manual":
             return game
         return await self.service.configure(game.id, actor=_moderator(),
                                             schedule=Schedule("interval", seconds=self.interval))
