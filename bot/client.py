@@ -26,6 +26,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.service import Clock, OutboxRelay, Publisher, Service, utc_now
+from bot.service.rulebook import Rulebook
 from bot.store import Store
 
 __all__ = ["SkirmishBot", "COGS", "POSTS_EVENT", "bot_intents", "ClientRelay"]
@@ -132,6 +133,7 @@ class SkirmishBot(commands.Bot):
                 log.info("opened the store %s", self.config.store_path)
             self.service = Service(self.store, clock=self._clock)
         self.service.on_posts_waiting = self._posts_waiting
+        self.service.rulebook = Rulebook(self.config.rulebook_url)     # where messages point for the rules
         for name in COGS:
             await self.load_extension(name)
         if self._start_scheduler:

@@ -30,6 +30,7 @@ class Config:
     test_guild: int | None = None
     store_path: str = DEFAULT_STORE_PATH
     moderator_role: str | int | None = None
+    rulebook_url: str | None = None
     source: str = "(defaults)"
 
 
@@ -37,6 +38,7 @@ _KNOWN = {
     "discord": {"api_base", "gateway_url", "test_guild"},
     "store": {"path"},
     "moderation": {"role"},
+    "docs": {"rulebook_url"},
 }
 
 
@@ -91,8 +93,13 @@ def load_config(path: str | Path | None = None) -> Config:
     role = moderation.get("role")
     if role is not None and (isinstance(role, bool) or not isinstance(role, (str, int)) or role == ""):
         raise ConfigError(f"moderation.role must be a role name in quotes or a role id, not {role!r}")
+    rulebook_url = data.get("docs", {}).get("rulebook_url")
+    if rulebook_url is not None:
+        rulebook_url = _url(rulebook_url, "docs.rulebook_url", ("http", "https"))
+        if len(rulebook_url) > 100:     # it goes into messages of at most 2,000 characters
+            raise ConfigError(f"docs.rulebook_url must be at most 100 characters, not {len(rulebook_url)}")
     return Config(api_base=api_base, gateway_url=gateway_url, test_guild=test_guild, store_path=store_path,
-                  moderator_role=role, source=str(path))
+                  moderator_role=role, rulebook_url=rulebook_url, source=str(path))
 
 
 def token_from_environment() -> str:

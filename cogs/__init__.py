@@ -9,7 +9,8 @@ share lives here:
   interaction is deferred first), turning a :class:`~bot.service.ServiceError` into words a player
   can act on and anything unexpected into an apology and a log line at ERROR;
 - :func:`error_text`: a refused order as the engine's explanation in a code block
-  (:func:`code_block`: one the player's text cannot close).
+  (:func:`code_block`: one the player's text cannot close), and where to read the rule it cites
+  (:func:`rulebook_of`: the service's rulebook, issue 27).
 
 Secrecy: nothing here logs what a player typed. An unexpected failure is logged with its type and
 traceback (file, line, code), never its message or arguments, because an order's text may be in
@@ -28,10 +29,12 @@ import discord
 
 from bot.discord_publisher import discord_times
 from bot.service import InvalidInput, NotFound, OrderRefused, ServiceError, order_from_file, require_order_file_size
+from bot.service.rulebook import Rulebook
 from bot.store import Game
 
 __all__ = ["Reply", "answer", "send_reply", "as_message", "error_text", "code_block", "game_for", "channel_game",
-           "service_of", "log_failure", "matching", "read_order_file", "APOLOGY", "MESSAGE_LIMIT", "NO_MENTIONS"]
+           "service_of", "rulebook_of", "log_failure", "matching", "read_order_file", "APOLOGY", "MESSAGE_LIMIT",
+           "NO_MENTIONS"]
 
 log = logging.getLogger("cogs")
 
@@ -55,12 +58,19 @@ def service_of(interaction_or_client):
     return client.service
 
 
-def error_text(error: ServiceError) -> str:
+def rulebook_of(interaction_or_client) -> Rulebook:
+    """The rulebook the bot's messages point to (``[docs] rulebook_url``; its paths without one)."""
+    return getattr(service_of(interaction_or_client), "rulebook", None) or Rulebook()
+
+
+def error_text(error: ServiceError, rulebook: Rulebook | None = None) -> str:
     """How a refusal reads: a refused order as the engine's explanation (the offending part
-    pointed at) in a code block; any other refusal as its message and hint."""
-    if isinstance(error, OrderRefused):
-        return f"Order refused:\n{code_block(error.describe())}"
-    return error.describe()
+    pointed at) in a code block; any other refusal as its message and hint. When it cites a rule
+    (D12, RULES 3.4), a last line says where the rulebook explains it (what the player typed is
+    not searched: a rule is never read into an order)."""
+    text = f"Order refused:\n{code_block(error.describe())}" if isinstance(error, OrderRefused) else error.describe()
+    footer = (rulebook or Rulebook()).footer(error.message, error.hint, error.rule)
+    return f"{text}\n{footer}" if footer else text
 
 
 def code_block(text: str) -> str:
@@ -101,13 +111,13 @@ async def send_reply(interaction: discord.Interaction, reply: Reply, *, ephemera
         await interaction.response.send_message(text, files=files, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
 
 
-async def outcome(work: Callable[[], Awaitable[Reply | str]], what: str) -> Reply:
+async def outcome(work: Callable[[], Awaitable[Reply | str]], what: str, rulebook: Rulebook | None = None) -> Reply:
     """Run a command's ``work`` and turn what it gives (a reply, a service refusal, or a failure:
     logged as ``what`` without its message, answered with an apology) into the reply to send."""
     try:
         result = await work()
     except ServiceError as exc:
-        return Reply(error_text(exc))
+        return Reply(error_text(exc, rulebook))
     except Exception as exc:
         log_failure(what, exc)
         return Reply(APOLOGY)
@@ -124,7 +134,7 @@ async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[
     except discord.HTTPException as exc:   # the interaction expired or was answered: nobody to tell
         log.warning("%s: could not defer the interaction (%s %s)", command, exc.status, exc.code)
         return
-    reply = await outcome(work, f"{command} by user {interaction.user.id}")
+    reply = await outcome(work, f"{command} by user {interaction.user.id}", rulebook_of(interaction))
     try:
         await send_reply(interaction, reply, ephemeral=ephemeral)
     except discord.HTTPException as exc:

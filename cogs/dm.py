@@ -18,7 +18,8 @@ from discord.ext import commands
 
 from bot.service import ServiceError
 
-from . import APOLOGY, NO_MENTIONS, Reply, as_message, error_text, log_failure, read_order_file, service_of
+from . import (APOLOGY, NO_MENTIONS, Reply, as_message, error_text, log_failure, read_order_file, rulebook_of,
+               service_of)
 
 __all__ = ["DirectMessages", "setup"]
 
@@ -46,7 +47,7 @@ class DirectMessages(commands.Cog, name="Direct messages"):
         try:
             reply = await self._handle(message)
         except ServiceError as exc:
-            reply = error_text(exc)
+            reply = error_text(exc, rulebook_of(self.bot))
         except Exception as exc:
             log_failure(f"a direct message from user {message.author.id}", exc)
             reply = APOLOGY

@@ -34,7 +34,7 @@ from bot.engine.events import EVENTS
 from bot.service import Moderator, NotFound, ServiceError
 
 from . import (APOLOGY, NO_MENTIONS, Reply, answer, channel_game, error_text, game_for, log_failure, matching, outcome,
-               send_reply, service_of)
+               rulebook_of, send_reply, service_of)
 
 __all__ = ["ModerationCog", "ConfirmView", "is_moderator", "moderator_only", "confirm", "REFUSAL",
            "CONFIRM_SECONDS", "MOD_HELP_TEXT", "audit_text", "setup"]
@@ -119,7 +119,7 @@ class ConfirmView(discord.ui.View):
         self.stop()
         await interaction.response.edit_message(content=f"{self.question}\nConfirmed: working on it…", view=None,
                                                 allowed_mentions=NO_MENTIONS)
-        reply = await outcome(self.action, f"a confirmed action by user {interaction.user.id}")
+        reply = await outcome(self.action, f"a confirmed action by user {interaction.user.id}", rulebook_of(interaction))
         try:
             await send_reply(interaction, reply)
         except discord.HTTPException as exc:
@@ -160,7 +160,7 @@ async def confirm(interaction: discord.Interaction, prepare: Callable[[], Awaita
     try:
         question = await prepare()
     except ServiceError as exc:
-        await send_reply(interaction, Reply(error_text(exc)))
+        await send_reply(interaction, Reply(error_text(exc, rulebook_of(interaction))))
         return None
     except Exception as exc:
         log_failure(f"a confirmation for user {interaction.user.id}", exc)

@@ -24,7 +24,7 @@ from bot.service.orders import split_lines
 from bot.service.views import MAX_RADIUS
 
 from . import (APOLOGY, Reply, answer, channel_game, error_text, game_for, log_failure, matching, read_order_file,
-               send_reply, service_of)
+               rulebook_of, send_reply, service_of)
 
 __all__ = ["PlayCog", "OrderForm", "standings_text", "events_text", "games_text", "history_text", "colour_suggestions", "HELP_TEXT",
            "MODERATOR_HELP_HINT", "setup"]
@@ -324,7 +324,7 @@ class PlayCog(commands.Cog, name="Play"):
             found = await game_for(interaction, game)
             draft = await self.service.order_draft(found.id, user_id=interaction.user.id)
         except ServiceError as exc:
-            await send_reply(interaction, Reply(error_text(exc)))
+            await send_reply(interaction, Reply(error_text(exc, rulebook_of(interaction))))
             return
         except Exception as exc:
             log_failure(f"/move's form for user {interaction.user.id}", exc)

@@ -15,6 +15,7 @@ def test_the_example_file_is_valid_and_gives_the_defaults():
     config = load_config("config.example.toml")
     assert (config.api_base, config.gateway_url, config.test_guild) == (DEFAULT_API_BASE, None, None)
     assert config.store_path == "./skirmish.sqlite3" and config.moderator_role is None
+    assert config.rulebook_url is None
 
 
 def test_no_file_at_the_default_path_means_defaults(tmp_path, monkeypatch):
@@ -37,11 +38,14 @@ test_guild = 42
 path = "data/game.sqlite3"
 [moderation]
 role = "Game Master"
+[docs]
+rulebook_url = "https://example.org/skirmish/docs/rulebook/"
 """))
     assert config.api_base == "http://127.0.0.1:8080/api/v10"       # trailing slash dropped
     assert config.gateway_url == "ws://127.0.0.1:8081"
     assert config.test_guild == 42 and config.store_path == "data/game.sqlite3"
     assert config.moderator_role == "Game Master"
+    assert config.rulebook_url == "https://example.org/skirmish/docs/rulebook"
 
 
 @pytest.mark.parametrize("text, words", [
@@ -52,6 +56,8 @@ role = "Game Master"
     ("[discord]\ntest_guild = 'abc'\n", "discord.test_guild must be a server id"),
     ("[store]\npath = 3\n", "store.path must be a file path"),
     ("[moderation]\nrole = true\n", "moderation.role must be a role name"),
+    ("[docs]\nrulebook_url = 'docs/rulebook'\n", "docs.rulebook_url must be a http:// or https:// URL"),
+    ("[docs]\nrulebook = 'https://x.y'\n", "unknown key docs.rulebook"),
     ("[discord\n", "not valid TOML"),
 ])
 def test_bad_settings_are_refused_by_name(tmp_path, text, words):

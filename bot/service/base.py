@@ -24,6 +24,7 @@ from bot.engine.variants import Variant, VariantUnavailable, variant_for
 from bot.store import Game, Queries, Store
 
 from .errors import NotAllowed, NotFound, WrongTime
+from .rulebook import Rulebook
 from .settings import GameSettings, Schedule
 
 __all__ = ["ServiceBase", "Clock", "utc_now", "process_holder", "with_joiners", "is_row_number", "departed"]
@@ -69,6 +70,9 @@ def process_holder() -> str:
 
 class ServiceBase:
     """The shared part of :class:`bot.service.Service`; the use cases are its mixins."""
+
+    #: where players read the rules that messages cite (the bot sets it from ``[docs] rulebook_url``)
+    rulebook: Rulebook = Rulebook()
 
     def __init__(self, store: Store, *, clock: Clock = utc_now, holder: str | None = None) -> None:
         self.store = store

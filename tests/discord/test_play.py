@@ -134,8 +134,11 @@ async def test_a_refused_order_shows_the_engines_explanation_in_a_code_block(wor
     refused = await world.alice.slash(world.channel, "move", order="Nf3")
     assert refused.ephemeral
     text = refused.response.content
-    assert text.startswith("Order refused:\n```\n") and text.endswith("\n```")
-    assert "Nf3" in text
+    block, footer = text.rsplit("\n", 1)
+    assert block.startswith("Order refused:\n```\n") and block.endswith("\n```")
+    assert "Nf3" in block
+    # issue 27: the rule it cites, and where the rulebook explains it
+    assert footer == "Read D4 in the rulebook: docs/rulebook/decisions.md#d4"
     # D6: the refusal changed nothing
     assert (await world.service.my_order(game.id, user_id=world.alice.id)).canonical == "+K(0,0)"
 

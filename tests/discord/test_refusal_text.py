@@ -22,6 +22,8 @@ async def refusal_of(world, order: str) -> str:
 
 async def test_a_typed_fence_does_not_close_the_refusals_code_block(world):
     text = await refusal_of(world, "K(0,1) ```@everyone **bold**")
+    text, footer = text.rsplit("\n", 1)
+    assert footer.startswith("Read RULES 2 in the rulebook: ")       # how to write an order (issue 27)
     assert text.startswith("Order refused:\n```\n") and text.endswith("\n```")
     assert text.count("```") == 2, text
     _, _, reason, typed, caret, *_ = text.replace(ZWSP, "").split("\n")

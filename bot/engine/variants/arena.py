@@ -204,21 +204,20 @@ class ArenaVariant(PipelineVariant):
         ruleset, board, economy = self.ruleset, self.ruleset.board, self.ruleset.economy
         values = ", ".join(f"{kind.name.lower()} {format_amount(value_of(ruleset, letter))}"
                            for letter, kind in sorted(ruleset.pieces.items(), key=lambda kv: (kv[1].cost, kv[0])))
-        secret = (" or secretly by direct message to the bot" if ruleset.orders.secret else "")
+        secret = (" or by direct message" if ruleset.orders.secret else "")
         lines = [
             f"**{ruleset.title}** (`{ruleset.name}`)",
             f"- **Seats**: {board.min_players} to {board.max_players} players take seats before the start; the board "
             f"is [-R, R]² with R = {board.radius_base} + {board.radius_per_player} × players. Each army is a diamond: "
-            f"king in the centre, queen toward the board's centre, then bishop, rook and knight, eight pawns "
-            f"around (D40).",
+            f"the king, a queen toward the centre, bishop, rook, knight, and eight pawns around (D40).",
             f"- **Rounds**: move 1 + (your kings) different pieces, or every piece that can move if fewer (D41), "
             f"all in one /move separated by `;` (D7){secret}. Two of your actions may not go to one square (D45). "
             f"No `else`; `resign` alone (D38).",
             "- **Notation**: `N(35,2)-(37,3)`, or `N(37,3)` when only one of your knights can go there (D5).",
             "- **Pawns** step one square orthogonally and capture one square diagonally, in any direction; "
             "no castling, no en passant, no promotion.",
-            "- **Check**: a king may not move onto a square attacked in the position you saw (D42); a king in "
-            "check must be answered when a move can (D43). Kings can be captured; checkmate ends nothing.",
+            "- **Check**: a king may not move onto a square attacked on the board you saw (D42); a check must be "
+            "answered when a move can (D43). Kings can be captured; checkmate ends nothing.",
             f"- **Captures** score the piece's value: {values}. A piece whose target moved away still goes "
             f"there (D10).",
             "- **M.A.D.**: pieces arriving on one square together are all destroyed; each arriving player scores "

@@ -217,27 +217,33 @@ class MegachessVariant(PipelineVariant):
         ttl = ", ".join(f"{k.name.lower()} {k.fade_ttl}" for k in pieces.values() if k.fade_ttl is not None)
         values = ", ".join(f"{k.name.lower()} {format_amount(k.cost)}" for k in pieces.values() if not k.royal)
         king = ruleset.royal_letter or "K"
+        # a kind that moves as its chess namesake is named once, at the end: /rules fits one message
+        # with the rulebook's link the service adds (issue 27)
+        as_in_chess = [k.name.lower() for k in pieces.values()
+                       if not k.once and describe_betza(k.betza) == f"moves and captures as a {k.name.lower()}"]
         movement = ". ".join(f"The {k.name.lower()} {describe_betza(k.betza)}"
                              + (f", and once in its life {describe_betza(k.once.betza)} onto an empty square" if k.once else "")
-                             for k in pieces.values())
+                             for k in pieces.values() if k.name.lower() not in as_in_chess)
+        if as_in_chess:
+            movement += f". The {' and the '.join(as_in_chess)} move as in chess"
         secret = " Orders may come by direct message." if ruleset.orders.secret else ""
         king_value = next((format_amount(k.cost) for k in pieces.values() if k.royal), "0")
         lines = [
             f"**{ruleset.title}** (`{ruleset.name}`)",
-            f"- **Teams**: {first} moves on odd updates, {second} on even ones. On your team's update move any of "
-            f"your pieces, each at most once, in one /move (`;` or a line each, D7); moves on the other team's "
-            f"update are refused (D65).{secret}",
+            f"- **Teams**: {first} moves on odd updates, {second} on even ones. On your team's update move each of "
+            f"your pieces at most once, all in one /move (`;` or a line each, D7); other updates refuse moves "
+            f"(D65).{secret}",
             f"- **Joining**: with no pieces, send `{king}(x,y)` on an empty square at distance at least "
             f"{teams.join_distance} from every enemy piece; you join the smaller team (ties: {first}) and get a "
-            f"starter army around your king (D62, D63). Joins and `resign` are accepted on any update.",
+            f"starter army around your king (D62, D63). Joins and `resign` work on any update.",
             f"- **Movement**: {movement}. No promotion; kings may stay in check "
             f"(D55, D56).",
-            "- **Captures** always succeed. A move onto a teammate's square is illegal; pieces of your team moving "
-            "onto one square all stay where they were: a bounce (D57).",
-            "- **Kings**: capturing a king gives you its owner's remaining pieces; they leave the game and may join "
-            "again as a new player (D61, D64).",
+            "- **Captures** always succeed. Moving onto a teammate is illegal; your team's pieces moving onto one "
+            "square all stay put: a bounce (D57).",
+            "- **Kings**: capturing a king gives you its owner's remaining pieces; they leave and may join again "
+            "(D61, D64).",
             f"- **Kingdoms**: a piece farther than {teams.kingdom_radius} (Euclidean) from its owner's nearest king "
-            f"counts up at the end of each of its team's updates it did not move in; above its time to live "
+            f"counts up each of its team's updates it stays still; above its time to live "
             f"({ttl}) it fades away (D60).",
             f"- **Bonus pieces** appear every {teams.bonus_every} updates; move onto one to collect it: it becomes "
             f"your piece on the square you came from (D58, D59).",

@@ -76,15 +76,14 @@ def rules_summary(ruleset: Ruleset) -> str:
     if ruleset.teams.names:
         teams = " and ".join(ruleset.teams.names)
         lines.append(f"- **Teams**: {teams} move on alternate updates; you order on your team's updates.")
-    lines.append("- **Notation**: `N(35,2)-(37,3)`; the short form `N(37,3)` when only one of your pieces of that "
-                 "letter can make the move (D5); letters ignore case where unambiguous (D4); chess notation "
-                 "(`Nf3`) is refused with a hint.")
+    lines.append("- **Notation**: `N(35,2)-(37,3)`, or `N(37,3)` when only one of your pieces of that letter can "
+                 "go there (D5); letters ignore case (D4); chess notation (`Nf3`) is refused with a hint.")
     if shape.several_lines:
         lines.append("- Several moves go in one /move, separated by `;`, and are checked together (D7).")
     lines.append("- Your latest valid order before the lock counts; a refused one changes nothing; /cancel "
-                 "withdraws it (D6). Each order is answered with its canonical form or why it is refused.")
-    lines.append("- **Resolution**: every order resolves at once against the board you saw: the order of sending "
-                 "never matters (D2); the same board and orders give the same result (D3).")
+                 "withdraws it (D6).")
+    lines.append("- **Resolution**: all orders resolve at once against the board you saw: sending first never "
+                 "matters (D2); the same board and orders give the same result (D3).")
     if orders.fallbacks:
         lines.append("- **Fallbacks**: `A else B` only behind a capture attempt or a move of a capturable piece "
                      "(D11).")
