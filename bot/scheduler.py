@@ -208,7 +208,7 @@ class GameScheduler:
             async with self._locks_of(game_id).run:
                 run = await self._act(game_id)
                 if not self._closing:
-                    await self._place(game_id, after_run=True)
+                    await self._place(game_id, after_run=True, ran_update=run.update_no)
                 return run
         finally:
             if task is not None:
@@ -274,9 +274,11 @@ class GameScheduler:
             log.exception("could not reschedule game %d; its jobs are placed again at the next change "
                           "or start-up", game_id)
 
-    async def _place(self, game_id: int, *, after_run: bool) -> dict[str, datetime]:
-        """Replace the game's jobs with its plan. After a run, a moment that is still due could not be
-        done (busy, or an error): it fires again after ``retry_after`` rather than at once."""
+    async def _place(self, game_id: int, *, after_run: bool, ran_update: int | None = None) -> dict[str, datetime]:
+        """Replace the game's jobs with its plan. After a run, a moment of the update it ran for
+        (``ran_update``) that is still due could not be done (busy, or an error): it fires again
+        after ``retry_after`` rather than at once. A moment of a later update that is already due
+        (a turn with nobody to play, whose deadline the resolution set to now) fires at once."""
         async with self._locks_of(game_id).place:
             if self._closing:
                 return {}
@@ -288,7 +290,8 @@ class GameScheduler:
                 self._remove_jobs(game_id)
                 return {}
             if after_run:
-                stuck = any(moment <= now for moment in plan.values())
+                stuck = any(moment <= now for moment in plan.values()) and (ran_update is None
+                                                                            or game.update_no == ran_update)
                 self._retries.pop(game_id, None)
                 if stuck:
                     self._retries[game_id] = _Retry(game.update_no, now + self.retry_after)

@@ -504,3 +504,21 @@ async def test_an_early_resolution_moves_the_deadline_job_to_now_and_resolves_on
     assert (await bot.scheduler.run_due(game_id)).resolution is None
     assert await bot.resolved_updates(game_id) == [1]
     assert (await bot.game(game_id)).deadline_at == clock.moment + timedelta(hours=1)
+
+
+async def test_a_resolution_that_leaves_the_next_update_due_fires_it_at_once(bot, clock):
+    """A territory turn nobody can play is due at once: after the run that resolved the turn before,
+    its deadline job is placed now, not held back as a stuck moment for RETRY_AFTER."""
+    game = await bot.service.create_game(guild_id=1, channel_id=10, actor=MOD, ruleset="territory", seed=3)
+    await bot.service.join(game.id, user_id=1, name="Ann", colour="Red")
+    await bot.service.join(game.id, user_id=2, name="Bob", colour="Blue")
+    await bot.service.start_game(game.id, actor=MOD)
+    await bot.service.submit_order(game.id, user_id=1, text="pass")       # turn 1 ends at once
+    assert (await bot.scheduler.run_due(game.id)).resolved
+    await bot.service.submit_order(game.id, user_id=2, text="pass")       # turn 2; turn 3 (Green) has nobody
+    run = await bot.scheduler.run_due(game.id)
+    assert run.resolved and run.update_no == 2
+    assert bot.scheduler.jobs(game.id)["deadline"] == clock.moment        # turn 3: now, not now + RETRY_AFTER
+    skipped = await bot.scheduler.run_due(game.id)
+    assert skipped.resolved and skipped.update_no == 3
+    assert (await bot.game(game.id)).update_no == 4
