@@ -174,7 +174,8 @@ class GameCases(ServiceBase):
                 game = await q.game(game.id)
                 when = f" Orders close at {game.deadline_at:%Y-%m-%d %H:%M} UTC." if game.deadline_at else ""
                 if seated:
-                    seats = ", ".join(f"{row.name} ({row.colour})" for row in seated)
+                    # the colours the variant seats them with (territory: Red and Blue, whatever was chosen, P68)
+                    seats = ", ".join(f"{row.name} ({state.players[row.name].colour})" for row in seated)
                     welcome = f"Seats: {seats}. Send your orders with /move."
                 else:
                     welcome = f"Join with /join, then place your king with /move {variant.features.royal or 'K'}(x,y)."

@@ -133,3 +133,14 @@ async def test_move_suggests_placements_of_the_reserve_and_drafts_as_it_is_typed
     assert drafts and all(s.value.startswith("draft ") and "reserve" in s.label for s in drafts)
     waiting = await service.order_suggestions(game.id, user_id=BOB, typed="+")
     assert all(s.label.startswith("Refused") and "not your turn" in s.label for s in waiting)
+
+
+async def test_the_start_names_the_colours_the_game_plays(table):
+    """P68: the first seated plays Red and the second Blue, whatever colour they chose at /join."""
+    service = table.service
+    game = await service.create_game(guild_id=1, channel_id=10, actor=MODERATOR, ruleset="territory", seed=3)
+    await service.join(game.id, user_id=ANN, name="Ann", colour="Crimson")
+    await service.join(game.id, user_id=BOB, name="Bob", colour="Red")
+    await service.start_game(game.id, actor=MODERATOR)
+    started = [p.body for p in await table.posts(game.id) if p.kind == "announcement"][-1]
+    assert "Seats: Ann (Red), Bob (Blue)." in started
