@@ -249,12 +249,11 @@ def test_players_who_left_are_listed_under_the_standings_marked(neisg):
     state = _with_leavers(neisg)
     panel = variant_for(neisg).standings_panel(state)
     assert panel.lines == health_board_lines(neisg, state)                # RULES 4's lines, as they were
-    assert [out.name for out in panel.out] == ["Cleo", "Dan"]
+    assert [out.name for out in panel.out] == ["Cleo"]        # Dan resigned (or was removed): not listed
     lines = standings_lines(panel)
-    assert lines[-3:] == [OUT_HEADING, "✗ Cleo (Orange): eliminated (D30)",
-                          "✗ Dan (Purple): resigned (out of the game)"]
+    assert lines[-2:] == [OUT_HEADING, "✗ Cleo (Orange): eliminated (D30)"]
     layout = _render(neisg, state).layout
-    assert [name for name, _, _ in layout.out] == ["Cleo", "Dan"]
+    assert [name for name, _, _ in layout.out] == ["Cleo"]
     bottom = max(row.box[3] for row in layout.rows)
     assert all(box[1] >= bottom for _, _, box in layout.out)              # under the ranked rows
 
@@ -297,12 +296,3 @@ def test_the_footer_of_a_narrow_board_is_whole(neisg):
     image = _image(rendered)
     edge = image.crop((image.width - 6, 0, image.width, image.height))
     assert set(edge.getdata()) <= {tuple(image.getpixel((image.width - 1, 0)))}, "nothing runs off the edge"
-
-
-def test_a_resigned_arena_player_stays_on_the_points_board():
-    arena = load_preset("arena")
-    state = GameState.build(arena, [dict(kind="K", owner="Ann", square=(0, 0))],
-                            [Player("Ann", "Red", Fraction(12)), Player("Bob", "Blue", Fraction(30), status="resigned")])
-    panel = variant_for(arena).standings_panel(state)
-    assert [row.standing.name for row in panel.rows] == ["Ann"]
-    assert [out.line for out in panel.out] == ["Bob (Blue): resigned (out of the game)"]

@@ -29,7 +29,7 @@ from ..steps.arena import ArenaUpdate, arrivals, pending, spawn_powerups, take_p
 from ..steps.removals import resignations
 from ..steps.validate import validate
 from ..validation import OrderCheck
-from .base import BoardAdditions, Features, Mark, PanelRow, Seating, StandingsPanel, Verdict, players_out
+from .base import BoardAdditions, Features, Mark, PanelRow, Seating, StandingsPanel, Verdict
 from .pipeline import PipelineVariant
 
 __all__ = ["ArenaVariant", "assemble_pipeline"]
@@ -186,8 +186,7 @@ class ArenaVariant(PipelineVariant):
             ranking="Ranked by points, then the value of the pieces on the board, then name.",
             ranking_short="Ranked by points, then pieces, then name.",
             line_heading="Standing: points --- pieces, kings", note_heading="This round", draws_events=False,
-            winners=verdict.winners, result=result,
-            out=players_out(state, lambda player: "resigned (out of the game)" if player.status == "resigned" else None))
+            winners=verdict.winners, result=result)
 
     def board_additions(self, state: GameState) -> BoardAdditions:
         """The power-ups, each with its kind (a new piece's kind too), the label drawn on it (``+N``

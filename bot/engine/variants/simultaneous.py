@@ -132,9 +132,10 @@ class SimultaneousVariant(PipelineVariant):
             out=players_out(state, self._gone))
 
     def _gone(self, player: Player) -> str | None:
-        """How a player left the game, for the list under the standings (issue 27)."""
-        if player.status == "resigned":
-            return "resigned (out of the game)"
+        """How a player was put out of the game, for the list under the standings (issue 27); a
+        player who resigned or was removed by a moderator (the engine's "resigned") is not listed."""
+        if player.status != "eliminated":
+            return None
         if player.rejoin_after is not None:       # sandbox: removed, back from a later update (P33)
             return f"removed (RULES 5.1); may re-join from update {player.rejoin_after + 1} (P33)"
         return "eliminated (D30)"
