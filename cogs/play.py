@@ -82,8 +82,8 @@ separate them with `;`, or use `/move` alone for a form with a line each, or att
 `/orders` your pending order, your balance, what happened to you last update and your last orders
 `/cancel` withdraw your pending order; `/leave` leave the game (your order becomes `resign`)
 `/games` this server's games; `/notify` be pinged for this game, or reminded by direct message
-`/board` the board, around a square (`center`, `radius`), with a piece's legal moves (`piece`), or zoomed on \
-a team, a kingdom or a player's pieces (`zoom`)
+`/board` the board around your army; around a square (`center`, `radius`), with a piece's legal moves (`piece`), \
+or zoomed on a team, a kingdom, a player's pieces, a viewport the picture names such as `B2`, or `all` (`zoom`)
 `/health` the standings: health, energy or points, as the game counts them
 `/pieces` the piece sheet: every piece, its moves and its cost
 `/rules` the rules of this game in short
@@ -402,11 +402,11 @@ class PlayCog(commands.Cog, name="Play"):
             log_failure("zoom autocomplete", exc)
             return []
 
-    @app_commands.command(name="board", description="The board: all of it, around a square, a piece's moves, or zoomed")
-    @app_commands.describe(center="the square in the middle, as (x,y)",
+    @app_commands.command(name="board", description="The board: around your army, a square, a piece's moves, or zoomed")
+    @app_commands.describe(center="the square in the middle, as (x,y), or a viewport the picture names, such as B2",
                            radius=f"squares shown on each side of the centre (1 to {MAX_RADIUS})",
                            piece="the square of a piece, as (x,y): its legal moves are framed",
-                           zoom="a part of a large board: a team, a player's kingdom or pieces (completes as you type)",
+                           zoom="a team, a player's kingdom or pieces, a viewport such as B2, or all (completes as you type)",
                            game="the game (needed in a direct message when you play several)")
     @app_commands.autocomplete(game=game_autocomplete, zoom=zoom_autocomplete)
     async def board(self, interaction: discord.Interaction, center: Optional[app_commands.Range[str, 1, 40]] = None,

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -47,8 +48,9 @@ from ..engine.variants.base import BoardAdditions, Fading, Kingdom, Mark
 from .palette import NEUTRAL_RGB, PALETTES, colour_names, contrast_edge, player_rgb
 from .sprites import bold_font, draw_piece, font, legend_entries
 
-__all__ = ["render_board", "Rendered", "BoardLayout", "Label", "Focus", "focus_region", "additions_of", "MAX_SIDE",
-           "MAX_BYTES", "MIN_SCALE", "MAX_SCALE", "VIEWPORT_SIDE", "viewport_name"]
+__all__ = ["render_board", "Rendered", "BoardLayout", "Label", "Inset", "Focus", "focus_region", "additions_of",
+           "default_viewports", "is_viewport_name", "MAX_SIDE", "MAX_BYTES", "MIN_SCALE", "MAX_SCALE", "VIEWPORT_SIDE",
+           "INSET_FROM", "MAX_INSETS", "viewport_name"]
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -62,6 +64,9 @@ VIEWPORT_SIDE = 64           # squares: the widest viewport of an overview (rend
 DEFAULT_MARGIN = 2           # squares around the occupied area
 _DETAILED_CELL_SCALE = 12    # pixels per square from which an overview cell shows squares and pieces
 _MAX_GRID = 200              # most columns (rows) of an overview's viewport grid (20 px cells)
+INSET_FROM = 40              # squares: a framed board wider or taller than this, of far-apart areas, is drawn as insets
+MAX_INSETS = 12              # more far-apart areas than this: the overview
+_INSET_GAP = 24              # pixels between insets
 
 # colours (chess.svg's board, slightly muted so that player colours stand out)
 _LIGHT: RGB = (240, 217, 181)
@@ -109,6 +114,21 @@ class Label:
 
 
 @dataclass(frozen=True)
+class Inset:
+    """One area of a board of far-apart areas: its viewport name (``B2``), its squares, the pixel box
+    of its squares in the picture and the side of a square."""
+
+    name: str
+    region: Region
+    board_box: Box
+    scale: int
+
+    def contains(self, square: Square) -> bool:
+        x0, y0, x1, y1 = self.region
+        return x0 <= square[0] <= x1 and y0 <= square[1] <= y1
+
+
+@dataclass(frozen=True)
 class BoardLayout:
     """Where things are in a rendered board.
 
@@ -131,6 +151,7 @@ class BoardLayout:
     kingdoms: tuple[Kingdom, ...] = ()             # board: the kingdoms drawn (some of their squares in view)
     fading: tuple[tuple[Fading, Box], ...] = ()    # board: each fading piece's badge and its box
     focus: str = ""                                # the words naming the framed focus ("kingdom of Ann")
+    insets: tuple[Inset, ...] = ()                 # far-apart areas drawn as insets (named as in ``viewports``)
 
     def kingdom_squares(self, owner: str) -> set[Square]:
         """The squares in view tinted as ``owner``'s kingdom (within the radius of one of their kings)."""
@@ -146,8 +167,14 @@ class BoardLayout:
         return {text: tuple(boxes) for text, boxes in result.items()}
 
     def contains(self, square: Square) -> bool:
+        if self.insets:
+            return any(inset.contains(square) for inset in self.insets)
         x0, y0, x1, y1 = self.region
         return x0 <= square[0] <= x1 and y0 <= square[1] <= y1
+
+    def inset_of(self, square: Square) -> Inset | None:
+        """The inset showing ``square`` (a board of far-apart areas), or None."""
+        return next((inset for inset in self.insets if inset.contains(square)), None)
 
     def box(self, square: Square) -> Box | None:
         """The pixel box (x0, y0, x1, y1; the far edges exclusive) showing ``square``."""
@@ -155,6 +182,11 @@ class BoardLayout:
             raise ValueError(f"square {square} is outside the rendered region {self.region}")
         left, top = self.board_box[0], self.board_box[1]
         x, y = square
+        inset = self.inset_of(square)
+        if inset is not None:
+            px = inset.board_box[0] + (x - inset.region[0]) * inset.scale
+            py = inset.board_box[1] + (inset.region[3] - y) * inset.scale
+            return px, py, px + inset.scale, py + inset.scale
         if not self.overview:
             s = int(self.scale)
             px = left + (x - self.region[0]) * s
@@ -174,6 +206,12 @@ class BoardLayout:
         """The square drawn at a pixel of a board (not an overview), or None outside the board."""
         if self.overview:
             raise ValueError("an overview has no square at a pixel; use its viewports")
+        for inset in self.insets:
+            left, top, right, bottom = inset.board_box
+            if left <= px < right and top <= py < bottom:
+                return inset.region[0] + (px - left) // inset.scale, inset.region[3] - (py - top) // inset.scale
+        if self.insets:
+            return None
         left, top, right, bottom = self.board_box
         if not (left <= px < right and top <= py < bottom):
             return None
@@ -246,17 +284,25 @@ def render_board(ruleset: Ruleset, state: GameState, *, region: Region | None = 
     if additions is None:
         additions = additions_of(ruleset, state)
     caption = ""
+    # a region worked out here (the occupied area, a zoom on a player or a team) may be drawn as
+    # insets when its pieces stand in areas far apart (issue 27); a region asked for never is
+    framed = region is None and center is None and radius is None and not highlight
     if focus is not None and region is None and center is None and radius is None:
         region, caption = focus_region(state, additions, focus, bounds)
+        framed = framed and not caption.startswith(_VIEWPORT_WORD)      # a viewport is one area, drawn whole
     chosen = _choose_region(state, bounds, region, center, radius, additions)
     colours = _PlayerColours(state, palette)
     if last_moves is None:
         moves = [(m.origin, m.target, False) for m in state.moved_last_update]
     else:
         moves = [(tuple(a) if a is not None else None, tuple(b), bool(c)) for a, b, c in last_moves]
-    painter = _BoardPainter(ruleset, state, chosen, bounds, colours, moves,
-                            frozenset(tuple(s) for s in highlight or ()), additions, caption)
-    image, layout = painter.paint()
+    image = layout = None
+    if framed:
+        image, layout = _InsetPainter(ruleset, state, chosen, bounds, colours, moves, additions, caption).paint()
+    if image is None:
+        painter = _BoardPainter(ruleset, state, chosen, bounds, colours, moves,
+                                frozenset(tuple(s) for s in highlight or ()), additions, caption)
+        image, layout = painter.paint()
     if image is None:
         image, layout = _OverviewPainter(ruleset, state, chosen, bounds, colours, additions, caption).paint()
     png = _encode(image)
@@ -297,20 +343,38 @@ class Focus:
     kind: str
     name: str
 
-    KINDS = ("team", "player", "kingdom")
+    KINDS = ("team", "player", "kingdom", "viewport", "all")
+    #: words that ask for the whole board (its default picture)
+    WHOLE = ("all", "whole", "board", "whole board")
 
     @classmethod
     def parse(cls, text: "Focus | str") -> "Focus":
-        """``team:NAME``, ``player:NAME`` or ``kingdom:NAME`` (a bare name is a player's kingdom)."""
+        """``team:NAME``, ``player:NAME``, ``kingdom:NAME`` (a bare name is a player's kingdom, or
+        the viewport of that name, ``B2``, when no player has it), ``viewport:B2``, or ``all``: the
+        whole board, as its default picture frames it."""
         if isinstance(text, Focus):
             return text
+        if str(text).strip().lower() in cls.WHOLE:
+            return cls("all", "board")
         kind, sep, name = str(text).partition(":")
         if not sep:
             kind, name = "kingdom", kind
         kind, name = kind.strip().lower(), name.strip()
+        if kind == "viewport":
+            name = name.upper()
         if kind not in cls.KINDS or not name:
-            raise ValueError(f"a focus is team:NAME, player:NAME or kingdom:NAME, not {text!r}")
+            raise ValueError(f"a focus is team:NAME, player:NAME, kingdom:NAME, a viewport such as B2, or all; "
+                             f"not {text!r}")
         return cls(kind, name)
+
+
+_VIEWPORT_NAME = re.compile(r"^[A-Za-z]{1,3}[1-9][0-9]{0,3}$")
+_VIEWPORT_WORD = "viewport "
+
+
+def is_viewport_name(text: str) -> bool:
+    """Whether ``text`` is written like a viewport's name (``B2``, ``aa10``): letters, then a row number."""
+    return bool(_VIEWPORT_NAME.match(str(text).strip()))
 
 
 def focus_region(state: GameState, additions: BoardAdditions, focus: "Focus | str", bounds) -> tuple[Region, str]:
@@ -321,6 +385,16 @@ def focus_region(state: GameState, additions: BoardAdditions, focus: "Focus | st
     player with no kingdom: their pieces). Raises ValueError naming what is missing."""
     focus = Focus.parse(focus)
     players = state.players
+    if focus.kind == "all":
+        return _choose_region(state, bounds, None, None, None, additions), ""
+    if focus.kind == "kingdom" and _VIEWPORT_NAME.match(focus.name) and not _has_player(state, focus.name):
+        focus = Focus("viewport", focus.name.upper())
+    if focus.kind == "viewport":
+        named = _occupied_viewports(state, _choose_region(state, bounds, None, None, None, additions))
+        if focus.name not in named:
+            known = f"it names {', '.join(sorted(named, key=_viewport_order))}" if named else "it has no pieces"
+            raise ValueError(f"the board has no viewport {focus.name}: {known}")
+        return named[focus.name], f"{_VIEWPORT_WORD}{focus.name}"
     if focus.kind == "team":
         wanted = focus.name.casefold()
         names = sorted(name for name, player in players.items()
@@ -345,6 +419,16 @@ def focus_region(state: GameState, additions: BoardAdditions, focus: "Focus | st
     if not squares:
         raise ValueError(f"{name} has no pieces on the board")
     return _frame(squares, DEFAULT_MARGIN, bounds), f"{name}'s pieces"
+
+
+def _has_player(state: GameState, name: str) -> bool:
+    return name in state.players or any(n.casefold() == name.casefold() for n in state.players)
+
+
+def _viewport_order(name: str) -> tuple[int, int, str]:
+    """Viewport names in the grid's reading order: row, then column (``A1``, ``B1``, ``A2``)."""
+    letters = name.rstrip("0123456789")
+    return int(name[len(letters):]), len(letters), letters
 
 
 def _player_named(state: GameState, name: str) -> str:
@@ -540,10 +624,13 @@ class _Legend:
 class _BoardPainter:
     def __init__(self, ruleset: Ruleset, state: GameState, region: Region, bounds, colours: _PlayerColours,
                  moves: list[tuple[Square | None, Square, bool]], highlight: frozenset[Square],
-                 additions: BoardAdditions = BoardAdditions(), caption: str = "") -> None:
+                 additions: BoardAdditions = BoardAdditions(), caption: str = "", inset: str | None = None,
+                 scale: int | None = None) -> None:
         self.ruleset, self.state, self.region, self.bounds = ruleset, state, region, bounds
         self.colours, self.moves, self.highlight = colours, moves, highlight
         self.additions, self.caption = additions, caption
+        # an inset of a board of far-apart areas: titled ``inset``, at ``scale``, its legend shared
+        self.inset, self.fixed_scale = inset, scale
         x0, y0, x1, y1 = region
         self.nx, self.ny = x1 - x0 + 1, y1 - y0 + 1
         self.drawn_marks: list[tuple[Mark, Box]] = []
@@ -564,11 +651,12 @@ class _BoardPainter:
             return None, None
         pieces = self._pieces_in_region()
         marks = self._marks(pieces)
-        legend_items = self._legend_items(pieces, marks)
+        legend_items = self._legend_items(pieces, marks) if self.inset is None else []
         legend = _Legend(legend_items, MAX_SIDE - 120, MAX_SCALE)
-        scale = self._scale(legend.width)
+        scale = self._scale(legend.width) if self.fixed_scale is None else self.fixed_scale
         if scale < MIN_SCALE:
             return None, None
+        self.present = (pieces, marks)        # what an inset shows, for the shared legend
         s = scale
         label_face = bold_font(max(11, min(15, round(s * 0.36))))
         x_spacing = self._label_spacing(label_face, s)
@@ -593,6 +681,9 @@ class _BoardPainter:
             board_w, board_h = self.nx * s, self.ny * s
             width = left + board_w + y_label_width + 6 + legend.width
             height = max(top + board_h + x_label_height + 8, title_height + legend.height + 8)
+        if self.inset is not None:     # its title names it and its squares: room for it all
+            x0, y0, x1, y1 = self.region
+            width = max(width, left + _text_size(title_face, f"{self.inset} · x {x0}..{x1}, y {y0}..{y1}")[0] + 12)
         image = Image.new("RGB", (width, height), _BACKGROUND)
         draw = ImageDraw.Draw(image)
         board_box = (left, top, left + board_w, top + board_h)
@@ -626,6 +717,8 @@ class _BoardPainter:
                  f"x {x0}..{x1}, y {y0}..{y1}{focus}")
         if _text_size(title_face, title)[0] > width - left - 8:
             title = f"{self.ruleset.name} · {state_label(self.state)} · x {x0}..{x1}, y {y0}..{y1}{focus}"
+        if self.inset is not None:
+            title = f"{self.inset} · x {x0}..{x1}, y {y0}..{y1}"
         draw.text((left, 10), title, font=title_face, fill=_TEXT)
         self._paint_legend(draw, legend, (left + board_w + y_label_width + 12, title_height))
         shift = lambda box: (box[0] + left, box[1] + top, box[2] + left, box[3] + top)  # noqa: E731
@@ -1288,6 +1381,162 @@ def _spans(values: list[int], lo: int, hi: int, side: int, gap: int) -> list[tup
     return spans
 
 
+def _viewport_grid(pieces: Iterable[Piece], region: Region) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The overview's grid over ``region``: the x spans of its columns and the y spans of its rows
+    (upward), around the occupied stretches, empty ones between them squeezed out."""
+    x0, y0, x1, y1 = region
+    xs = sorted({p.square[0] for p in pieces})
+    ys = sorted({p.square[1] for p in pieces})
+    side = VIEWPORT_SIDE
+    while True:
+        gap = max(6, side // 6)
+        columns = _spans(xs, x0, x1, side, gap) if xs else [(x0, min(x1, x0 + side - 1))]
+        rows = _spans(ys, y0, y1, side, gap) if ys else [(y0, min(y1, y0 + side - 1))]
+        if len(columns) <= _MAX_GRID and len(rows) <= _MAX_GRID:
+            return columns, rows
+        side *= 2   # too scattered for legible viewports: wider ones (overviews themselves)
+
+
+def _occupied_viewports(state: GameState, region: Region) -> dict[str, Region]:
+    """Each occupied viewport of the overview of ``region``, by name (``B2``), in reading order
+    (top row first, then left to right): what an overview names and what a board of far-apart
+    areas draws as insets."""
+    x0, y0, x1, y1 = region
+    pieces = [p for p in state.board if x0 <= p.square[0] <= x1 and y0 <= p.square[1] <= y1]
+    columns, rows = _viewport_grid(pieces, region)
+    column_starts, row_starts = [a for a, _ in columns], [a for a, _ in rows]
+    cells = set()
+    for piece in pieces:
+        c = _span_index(columns, piece.square[0], column_starts)
+        r = _span_index(rows, piece.square[1], row_starts)
+        if c is not None and r is not None:
+            cells.add((c, r))
+    return {viewport_name(c, r): (columns[c][0], rows[r][0], columns[c][1], rows[r][1])
+            for c, r in sorted(cells, key=lambda cr: (-cr[1], cr[0]))}
+
+
+def default_viewports(ruleset: Ruleset, state: GameState, additions: BoardAdditions | None = None) -> dict[str, Region]:
+    """The viewports the board's default picture names (its insets, or its overview's occupied
+    cells), by name: what a player may ask for by name (``B2``)."""
+    bounds = state.board.bounds or ruleset.bounds_for(len(state.players))
+    if additions is None:
+        additions = additions_of(ruleset, state)
+    return _occupied_viewports(state, _choose_region(state, bounds, None, None, None, additions))
+
+
+class _InsetPainter:
+    """A board whose pieces stand in areas far apart (one far piece used to make the board a strip
+    of empty squares): each area drawn as an inset at a readable scale, with its axis labels and its
+    viewport's name (``B2``: the overview's names, so that a player can ask for it), side by side
+    in reading order, with one legend. :meth:`paint` gives ``(None, None)`` when the region is small
+    enough, or its pieces are together, or too scattered (then a board or the overview is drawn)."""
+
+    def __init__(self, ruleset: Ruleset, state: GameState, region: Region, bounds, colours: _PlayerColours,
+                 moves: list[tuple[Square | None, Square, bool]], additions: BoardAdditions, caption: str) -> None:
+        self.ruleset, self.state, self.region, self.bounds, self.colours = ruleset, state, region, bounds, colours
+        self.moves, self.additions, self.caption = moves, additions, caption
+
+    def areas(self) -> dict[str, Region]:
+        """The areas to draw as insets, by viewport name; empty when one board reads better."""
+        x0, y0, x1, y1 = self.region
+        nx, ny = x1 - x0 + 1, y1 - y0 + 1
+        if max(nx, ny) <= INSET_FROM:
+            return {}
+        cells = _occupied_viewports(self.state, self.region)
+        if not 2 <= len(cells) <= MAX_INSETS:
+            return {}
+        shown = sum((b - a + 1) * (hi - lo + 1) for a, lo, b, hi in cells.values())
+        return cells if shown * 2 <= nx * ny else {}       # insets that save at least half the squares
+
+    def _inset(self, name: str, cell: Region, scale: int) -> _BoardPainter:
+        return _BoardPainter(self.ruleset, self.state, cell, self.bounds, self.colours, self.moves, frozenset(),
+                             self.additions, inset=name, scale=scale)
+
+    @staticmethod
+    def _shelves(sizes: list[tuple[int, int]], room: int) -> tuple[list[tuple[int, int]], int, int]:
+        """Top-left corners of boxes of ``sizes`` laid left to right in rows no wider than ``room``;
+        the width and height they take."""
+        corners, x, y, shelf, widest = [], 0, 0, 0, 0
+        for w, h in sizes:
+            if x and x + w > room:
+                x, y, shelf = 0, y + shelf + _INSET_GAP, 0
+            corners.append((x, y))
+            x += w + _INSET_GAP
+            shelf = max(shelf, h)
+            widest = max(widest, x - _INSET_GAP)
+        return corners, widest, y + shelf
+
+    def paint(self) -> tuple[Image.Image | None, BoardLayout | None]:
+        cells = self.areas()
+        if not cells:
+            return None, None
+        margin, header = 12, 62
+        for scale in range(MAX_SCALE, MIN_SCALE - 1, -2):
+            painted = []
+            for name, cell in cells.items():
+                image, layout = self._inset(name, cell, scale).paint()
+                if image is None:
+                    break
+                painted.append((name, cell, image, layout))
+            if len(painted) < len(cells):
+                continue
+            legend = self._legend(scale, MAX_SIDE - header - margin)
+            room = MAX_SIDE - 2 * margin - legend.width - _INSET_GAP
+            corners, used_w, used_h = self._shelves([(image.width, image.height) for *_, image, _ in painted], room)
+            width = 2 * margin + used_w + (_INSET_GAP + legend.width if legend.width else 0)
+            height = header + max(used_h, legend.height) + margin
+            if width <= MAX_SIDE and height <= MAX_SIDE:
+                return self._compose(painted, corners, legend, scale, (width, height), margin, header, used_w)
+        return None, None
+
+    def _legend(self, scale: int, height: int) -> _Legend:
+        """One legend for every inset: the players, kinds and marks present in any of them."""
+        pieces: dict[Square, tuple[Piece, ...]] = {}
+        marks: dict[str, set] = defaultdict(set)
+        for name, cell in self.areas().items():
+            painter = self._inset(name, cell, scale)
+            here = painter._pieces_in_region()
+            pieces.update(here)
+            for key, values in painter._marks(here).items():
+                marks[key] |= values
+        self.first = self._inset(*next(iter(self.areas().items())), scale)
+        return _Legend(self.first._legend_items(pieces, marks), max(height, 600), scale)
+
+    def _compose(self, painted, corners, legend: _Legend, scale: int, size: tuple[int, int], margin: int,
+                 header: int, used_w: int) -> tuple[Image.Image, BoardLayout]:
+        image = Image.new("RGB", size, _BACKGROUND)
+        draw = ImageDraw.Draw(image)
+        x0, y0, x1, y1 = self.region
+        focus = f" · {self.caption}" if self.caption else ""
+        names = list(dict.fromkeys(name for name, *_ in painted))
+        draw.text((margin, 8), f"{self.ruleset.title or self.ruleset.name} · {state_label(self.state)} · "
+                               f"{len(painted)} areas far apart in x {x0}..{x1}, y {y0}..{y1}{focus}",
+                  font=bold_font(18), fill=_TEXT)
+        draw.text((margin, 34), f"Each area is named as in the overview (column letter, row number counted upward): "
+                                f"ask for one by its name, such as {names[0]}, to see it alone.",
+                  font=font(14), fill=_MUTED)
+        labels, marks, kingdoms, fading, insets = [], [], [], [], []
+        for (name, cell, inset_image, layout), (cx, cy) in zip(painted, corners):
+            ox, oy = margin + cx, header + cy
+            image.paste(inset_image, (ox, oy))
+            shift = lambda box, ox=ox, oy=oy: (box[0] + ox, box[1] + oy, box[2] + ox, box[3] + oy)  # noqa: E731
+            board = shift(layout.board_box)
+            draw.rectangle((board[0] - 3, board[1] - 3, board[2] + 2, board[3] + 2), outline=(90, 90, 90), width=1)
+            insets.append(Inset(name, cell, board, scale))
+            labels += [Label(label.text, label.axis, label.value, label.side, shift(label.box)) for label in layout.labels]
+            marks += [(mark, shift(box)) for mark, box in layout.marks]
+            fading += [(item, shift(box)) for item, box in layout.fading]
+            kingdoms += [k for k in layout.kingdoms if k not in kingdoms]
+        if legend.width:
+            self.first._paint_legend(draw, legend, (margin + used_w + _INSET_GAP, header))
+        box = (min(i.board_box[0] for i in insets), min(i.board_box[1] for i in insets),
+               max(i.board_box[2] for i in insets), max(i.board_box[3] for i in insets))
+        layout = BoardLayout(region=self.region, scale=scale, overview=False, board_box=box, labels=tuple(labels),
+                             viewports={i.name: i.region for i in insets}, marks=tuple(marks),
+                             kingdoms=tuple(kingdoms), fading=tuple(fading), focus=self.caption, insets=tuple(insets))
+        return image, layout
+
+
 class _OverviewPainter:
     """The overview: pieces as dots on a grid of viewports. Of the additions it shows King of the Hill's
     squares; kingdoms, fading counters and other marks are drawn when a viewport is asked for."""
@@ -1300,16 +1549,7 @@ class _OverviewPainter:
     def paint(self) -> tuple[Image.Image, BoardLayout]:
         x0, y0, x1, y1 = self.region
         pieces = [p for p in self.state.board if x0 <= p.square[0] <= x1 and y0 <= p.square[1] <= y1]
-        xs = sorted({p.square[0] for p in pieces})
-        ys = sorted({p.square[1] for p in pieces})
-        side = VIEWPORT_SIDE
-        while True:
-            gap = max(6, side // 6)
-            columns = _spans(xs, x0, x1, side, gap) if xs else [(x0, min(x1, x0 + side - 1))]
-            rows = _spans(ys, y0, y1, side, gap) if ys else [(y0, min(y1, y0 + side - 1))]
-            if len(columns) <= _MAX_GRID and len(rows) <= _MAX_GRID:
-                break
-            side *= 2   # too scattered for legible viewports: wider ones (overviews themselves)
+        columns, rows = _viewport_grid(pieces, self.region)
         column_starts = [a for a, _ in columns]
         row_starts = [a for a, _ in rows]
         n_cols, n_rows = len(columns), len(rows)

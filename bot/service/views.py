@@ -14,7 +14,7 @@ from datetime import datetime
 from bot.engine.model import format_amount
 from bot.engine.report import Report, render
 from bot.engine.validation import legal_destinations
-from bot.render.board import Focus
+from bot.render.board import Focus, default_viewports, is_viewport_name
 from bot.render.game import drawn_whole, render_game_board
 from bot.render.diagrams import render_piece_sheet
 from bot.render.healthboard import render_health_board, standings_lines
@@ -116,13 +116,20 @@ class Standings:
     picture: Picture
 
 
+#: what /board's zoom takes, for a refusal's hint
+ZOOM_HINT = ("choose a team, a kingdom or a player's pieces as you type, a viewport the board's picture names "
+             "(such as B2), or all for the whole board")
+
+
 class ViewCases(ServiceBase):
     async def board_picture(self, game_id: int, *, center: str | None = None, radius: int | None = None,
                             piece: str | None = None, user_id: int | None = None, focus: str | None = None) -> Picture:
         """The current board; around ``center`` within ``radius``; or one of the caller's pieces
         (``piece``: its square) with its legal destinations framed; or zoomed on ``focus``: a team
-        (``team:alabaster``), a player's kingdom (``kingdom:Ada``, the circles of their kings whole)
-        or a player's pieces (``player:Ada``), what a large board needs to stay readable."""
+        (``team:alabaster``), a player's kingdom (``kingdom:Ada``, the circles of their kings whole),
+        a player's pieces (``player:Ada``), a viewport the board's picture names (``B2``, as a
+        ``center`` too), or ``all``: the whole board. With none of them, a player (``user_id``) sees
+        the area around their own army, and anyone else the whole board (issue 27)."""
         if focus is not None and (center or piece or radius is not None):
             raise InvalidInput("zoom goes alone: it frames a team, a kingdom or a player's pieces by itself",
                                hint="leave out center, radius and piece, or leave out zoom")
@@ -130,17 +137,26 @@ class ViewCases(ServiceBase):
             try:
                 Focus.parse(focus)
             except ValueError as exc:
-                raise InvalidInput(str(exc), hint="choose a team, a kingdom or a player's pieces as you type") from None
+                raise InvalidInput(str(exc), hint=ZOOM_HINT) from None
         if radius is not None and (isinstance(radius, bool) or not isinstance(radius, int) or not 1 <= radius <= MAX_RADIUS):
             raise InvalidInput(f"the radius is 1 to {MAX_RADIUS} squares, not {radius!r}")
         async with self.store.snapshot_read() as q:
             game = await self._game(q, game_id)
             self._require_live_or_ended(game)
             state = await self._working_state(q, game)
+            own = (await q.player(game.id, user_id) if user_id is not None and is_row_number(user_id)
+                   and focus is None and not center and not piece else None)
         ruleset = self.ruleset(game)
         highlight = None
+        if (center and focus is None and radius is None and not piece and is_viewport_name(center)
+                and center.strip().upper() in default_viewports(ruleset, state)):
+            focus, center = center.strip(), None    # "ask for a viewport such as A1": asked where a square goes
         middle = parse_square(center) if center else None
         caption = f"{game.name}: the board for update {game.update_no}"
+        around = (own is not None and own.status == "joined" and state.board.owns(own.name)
+                  and not drawn_whole(ruleset, state))
+        if around:       # a player's own army: their kingdom, or their pieces, with the area around
+            focus = f"kingdom:{own.name}"
         if piece:
             square = parse_square(piece)
             pieces = state.board.at(square)
@@ -167,8 +183,10 @@ class ViewCases(ServiceBase):
         except ValueError as exc:
             if focus is None:
                 raise
-            raise InvalidInput(str(exc), hint="choose a team, a kingdom or a player's pieces as you type") from None
-        if focus is not None and rendered.layout.focus:
+            raise InvalidInput(str(exc), hint=ZOOM_HINT) from None
+        if around:
+            caption += f", around your army ({rendered.layout.focus}); zoom:all shows the whole board"
+        elif focus is not None and rendered.layout.focus:
             caption += f", zoomed on {rendered.layout.focus}"
         return Picture(rendered.png, "board.png", caption)
 
@@ -209,8 +227,9 @@ class ViewCases(ServiceBase):
     async def zoom_choices(self, game_id: int, typed: str = "", *, user_id: int | None = None,
                            limit: int = 25) -> list[tuple[str, str]]:
         """``(label, value)`` of the parts of the board ``/board zoom`` can frame that match
-        ``typed``: the caller's own kingdom first, then each team, then each player's kingdom
-        (``kingdom:NAME``, their pieces when they have no king) and pieces (``player:NAME``)."""
+        ``typed``: the caller's own kingdom first, the whole board (``all``), then each team, each
+        player's kingdom (``kingdom:NAME``, their pieces when they have no king) and pieces
+        (``player:NAME``), then the viewports the board's picture names (``B2``)."""
         async with self.store.snapshot_read() as q:
             game = await self._game(q, game_id)
             self._require_live_or_ended(game)
@@ -222,11 +241,15 @@ class ViewCases(ServiceBase):
         if row is not None and row.name in names:
             choices.append(("my kingdom", f"kingdom:{row.name}"))
             choices.append(("my pieces", f"player:{row.name}"))
+        choices.append(("the whole board", "all"))
         teams = sorted({record.team for name, record in state.players.items() if record.team and name in names})
         choices += [(f"team {team}", f"team:{team}") for team in teams]
         for name in names:
             choices.append((f"kingdom of {name}", f"kingdom:{name}"))
             choices.append((f"pieces of {name}", f"player:{name}"))
+        if not drawn_whole(self.ruleset(game), state):
+            choices += [(f"viewport {name}: x {x0}..{x1}, y {y0}..{y1}", name)
+                        for name, (x0, y0, x1, y1) in default_viewports(self.ruleset(game), state).items()]
         return [(label, value) for label, value in choices
                 if not key or key in label.casefold() or key in value.casefold()][:limit]
 

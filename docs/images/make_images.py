@@ -9,6 +9,8 @@ board-states.png     every state the board shows: capturable, disabled, check ba
 board-colourblind.png the small game in the colour-blind-safe palette
 board-sandbox.png    a corner of the bounded sandbox board: bounds and the squares outside
 overview.png         100,000 pieces in 100 armies over two million squares each way: the overview
+board-insets.png     the README's example after its update: three pieces far apart, drawn as three
+                     named insets (C3, B2, A1) instead of one board of 65 x 65 squares
 healthboard.png      a neisg health board: kings and a kingless player, two events running
 pieces-neisg.png     the neisg piece sheet: every kind with its movement diagram
 board-arena.png      a Chess Arena round: four armies, the four power-ups (new knight, new queen,
@@ -129,8 +131,8 @@ def armies(count: int = 100_000, armies: int = 100, spread: int = 1_000_000, see
 
 
 def boards() -> dict:
-    """board-small.png, board-colourblind.png, board-states.png, board-sandbox.png, overview.png:
-    file name -> a function drawing its PNG bytes."""
+    """board-small.png, board-colourblind.png, board-states.png, board-sandbox.png, overview.png,
+    board-insets.png: file name -> a function drawing its PNG bytes."""
     def small(palette="default"):
         ruleset, state, moves = small_game()
         return render_board(ruleset, state, last_moves=moves, palette=palette).png
@@ -145,7 +147,18 @@ def boards() -> dict:
         "board-states.png": states,
         "board-sandbox.png": lambda: render_board(*sandbox_corner()).png,
         "overview.png": lambda: render_board(*armies()).png,
+        "board-insets.png": far_apart,
     }
+
+
+def far_apart() -> bytes:
+    """The README's example (tests/scenarios/neisg/king-captured.toml) after its update."""
+    from bot.engine.runner import run_scenario
+    from bot.engine.scenario import load_scenario
+
+    scenario = load_scenario(HERE.parents[1] / "tests" / "scenarios" / "neisg" / "king-captured.toml")
+    state = run_scenario(scenario).state
+    return render_board(scenario.ruleset, state).png
 
 
 # ----------------------------------------------------------------------------- health board, piece sheet

@@ -157,7 +157,8 @@ async def test_health_shows_the_top_20_the_callers_rank_and_each_teams_total(wor
 async def test_the_board_zooms_on_a_team_or_a_kingdom(world):
     await joined(world)
     choices = await world.alice.autocomplete(world.channel, "board", "zoom", "")
-    assert [c["value"] for c in choices[:4]] == ["kingdom:Ada", "player:Ada", "team:alabaster", "team:brushed metal"]
+    assert [c["value"] for c in choices[:5]] == ["kingdom:Ada", "player:Ada", "all", "team:alabaster",
+                                                 "team:brushed metal"]
     assert [c["name"] for c in await world.alice.autocomplete(world.channel, "board", "zoom", "bob")] == [
         "kingdom of Bob", "pieces of Bob"]
     kingdom = await world.alice.slash(world.channel, "board", zoom="kingdom:Bob")

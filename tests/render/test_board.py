@@ -334,7 +334,7 @@ def test_big_dense_region_stays_within_the_limits():
 
 def test_too_big_a_region_becomes_an_overview():
     rules, state = _game([("Holo", "K", (0, 0)), ("Aidan", "K", (2_000, 1_000)), ("Holo", "N", (1_000, 10))])
-    rendered = render_board(rules, state)
+    rendered = render_board(rules, state, region=(-2, -2, 2_002, 1_002))   # asked for whole: not as insets
     _check_limits(rendered)
     layout = rendered.layout
     assert layout.overview
@@ -416,3 +416,79 @@ def test_an_empty_board_and_odd_inputs_still_render():
     centre = _image(rendered).getpixel(_centre(rendered.layout, (0, 0)))
     assert centre in {tone for name in colour_names() for tone in player_rgb(name)}
     assert rendered.layout.label_boxes["0"]
+
+
+# ----------------------------------------------------------------------------- far-apart areas (issue 27 item 3)
+FAR = [("Red", "K", (-20, -20)), ("Blue", "K", (5, 5)), ("Blue", "Q", (40, 40)), ("Red", "R", (5, 0))]
+
+
+def _far():
+    return _game(FAR, players=("Red", "Blue"), colours=("Red", "Blue"))
+
+
+def test_pieces_far_apart_are_drawn_as_named_insets_at_a_readable_scale():
+    """The README's example drew a 3256 x 2950 board of 65 x 65 squares, four pieces on it."""
+    from bot.render.board import default_viewports
+
+    rules, state = _far()
+    rendered = render_board(rules, state)
+    _check_limits(rendered)
+    layout = rendered.layout
+    assert len(layout.insets) == 3 and not layout.overview
+    assert max(rendered.width, rendered.height) < 2000 and layout.scale == 44
+    assert layout.viewports == {inset.name: inset.region for inset in layout.insets} == default_viewports(rules, state)
+    assert [inset.name for inset in layout.insets] == ["C3", "B2", "A1"]       # reading order: top row first
+    # every piece is drawn, in its owner's colour, in the inset that names its area
+    assert _check_centres(rules, state, rendered) == 4
+    for piece in state.board:
+        inset = layout.inset_of(piece.square)
+        box = layout.box(piece.square)
+        assert inset.board_box[0] <= box[0] < box[2] <= inset.board_box[2]
+        assert layout.square_at((box[0] + box[2]) // 2, (box[1] + box[3]) // 2) == piece.square
+    # each inset has its own axis labels, under its title
+    assert {("x", "40"), ("y", "-20"), ("x", "5")} <= {(label.axis, label.text) for label in layout.labels}
+
+
+def test_one_area_stays_one_board_and_a_region_asked_for_is_never_split():
+    rules, state = _game([("Red", "K", (0, 0)), ("Blue", "K", (6, 3))], players=("Red", "Blue"), colours=("Red", "Blue"))
+    assert not render_board(rules, state).layout.insets
+    rules, state = _far()
+    assert not render_board(rules, state, region=(-22, -22, 42, 42)).layout.insets
+    assert not render_board(rules, state, center=(5, 5), radius=30).layout.insets
+
+
+@pytest.mark.parametrize("asked", ["B2", "b2", "viewport:B2", "viewport:b2"])
+def test_a_viewport_the_picture_names_can_be_asked_for(asked):
+    """The overview said "ask for a viewport such as A1", and /board refused A1."""
+    rules, state = _far()
+    named = render_board(rules, state).layout.viewports
+    rendered = render_board(rules, state, focus=asked)
+    assert rendered.layout.region == named["B2"] and not rendered.layout.insets
+    assert rendered.layout.focus == "viewport B2"
+    assert rendered.layout.box((5, 5))
+
+
+def test_an_unknown_viewport_is_refused_with_the_names_there_are():
+    rules, state = _far()
+    with pytest.raises(ValueError, match=r"the board has no viewport D4: it names A1, B2, C3"):
+        render_board(rules, state, focus="D4")
+
+
+def test_a_player_named_like_a_viewport_keeps_their_name():
+    pieces = [(("B2" if owner == "Blue" else owner), kind, square) for owner, kind, square in FAR]
+    rules, state = _game(pieces, players=("Red", "B2"), colours=("Red", "Blue"))
+    assert render_board(rules, state, focus="B2").layout.focus == "B2's pieces"
+
+
+def test_all_is_the_whole_board_as_its_default_picture():
+    rules, state = _far()
+    assert render_board(rules, state, focus="all").png == render_board(rules, state).png
+
+
+def test_a_players_pieces_far_apart_are_insets_too():
+    rules, state = _game([("Red", "K", (30, 0)), ("Blue", "K", (0, 0)), ("Blue", "Q", (70, 60))],
+                         players=("Red", "Blue"), colours=("Red", "Blue"))
+    layout = render_board(rules, state, focus="player:Blue").layout
+    assert len(layout.insets) == 3                     # Blue's king and queen, and Red's king between them
+    assert layout.inset_of((70, 60)) and layout.inset_of((0, 0))
+    assert layout.focus == "Blue's pieces"

@@ -21,7 +21,7 @@ from bot.engine.ruleset import load_preset
 from bot.engine.state import GameState, PowerUp
 from bot.engine.variants import variant_for
 from bot.engine.variants.base import BoardAdditions, Fading, Kingdom, Mark
-from bot.render.board import Focus, _PlayerColours, focus_region, render_board
+from bot.render.board import MAX_INSETS, Focus, _PlayerColours, focus_region, render_board
 from bot.render.healthboard import render_health_board, shown_rows, standings_lines
 
 ARENA = load_preset("arena")
@@ -262,7 +262,7 @@ def test_a_player_without_a_king_is_framed_by_their_pieces():
     ("kingdom:Zed", "no player named 'Zed'"),
     ("team:chrome", "no player of this game is on a team named 'chrome' (teams: alabaster, brushed metal)"),
     ("kingdom:Bob", "Bob has no pieces on the board"),
-    ("castle:Ann", "a focus is team:NAME, player:NAME or kingdom:NAME"),
+    ("castle:Ann", "a focus is team:NAME, player:NAME, kingdom:NAME, a viewport such as B2, or all"),
 ])
 def test_a_focus_on_nothing_is_refused_in_words(focus, words):
     players = _mega_players()
@@ -272,11 +272,12 @@ def test_a_focus_on_nothing_is_refused_in_words(focus, words):
 
 
 def test_the_overview_of_a_large_game_still_renders_and_a_kingdom_focus_is_readable():
-    """Kings far apart: the whole board is an overview; a kingdom's frame is a board of at least
-    20 pixels a square with the kingdom drawn."""
-    players = [Player(f"P{i}", "Blue" if i % 2 else "Orange", team=(ALABASTER, METAL)[i % 2]) for i in range(12)]
-    pieces = [(f"P{i}", "K", (i * 900, (i % 3) * 700)) for i in range(12)]
-    pieces += [(f"P{i}", "P", (i * 900 + 2, (i % 3) * 700 + 1)) for i in range(12)]
+    """Kings far apart, more areas than insets would show readably: the whole board is an
+    overview; a kingdom's frame is a board of at least 20 pixels a square with the kingdom drawn."""
+    count = MAX_INSETS + 4
+    players = [Player(f"P{i}", "Blue" if i % 2 else "Orange", team=(ALABASTER, METAL)[i % 2]) for i in range(count)]
+    pieces = [(f"P{i}", "K", (i * 900, (i % 3) * 700)) for i in range(count)]
+    pieces += [(f"P{i}", "P", (i * 900 + 2, (i % 3) * 700 + 1)) for i in range(count)]
     state = _mega(pieces, players)
     assert render_board(MEGA, state).layout.overview
     rendered = render_board(MEGA, state, focus="kingdom:P7")

@@ -108,3 +108,38 @@ async def test_configure_refuses_nonsense_and_changes_nothing(table):
     await table.refused(service.configure(game.id, actor=MOD, name=" "), InvalidInput, "cannot be empty")
     await service.end_game(game.id, actor=MOD)
     await table.refused(service.configure(game.id, actor=MOD, name="Again"), WrongTime, "has ended")
+
+
+# ---------------------------------------------------------------------------------------------- framing (issue 27 item 3)
+FAR_APART = [(ALICE, "Alice", "Red", (0, 0)), (BOB, "Bob", "Blue", (120, 0)), (CLEO, "Cleo", "Green", (0, 90))]
+
+
+async def test_a_players_board_shows_the_area_around_their_own_army(table):
+    service = table.service
+    game = await table.playing_game(players=FAR_APART)
+    before = table.dump()
+    mine = await service.board_picture(game.id, user_id=ALICE)
+    assert mine.caption == (f"{game.name}: the board for update 2, around your army (Alice's pieces); "
+                            "zoom:all shows the whole board")
+    whole = await service.board_picture(game.id)                       # no player asking: the whole board
+    assert whole.caption == f"{game.name}: the board for update 2"
+    assert size(mine.png)[0] < size(whole.png)[0]
+    asked = await service.board_picture(game.id, user_id=ALICE, focus="all")
+    assert asked.png == whole.png and "around your army" not in asked.caption
+    stranger = await service.board_picture(game.id, user_id=42)
+    assert stranger.png == whole.png
+    assert table.dump() == before
+
+
+async def test_a_viewport_the_picture_names_is_accepted_as_zoom_or_centre(table):
+    """The overview says "ask for a viewport such as A1"; /board refused A1."""
+    service = table.service
+    game = await table.playing_game(players=FAR_APART)
+    zoomed = await service.board_picture(game.id, focus="B1")
+    assert zoomed.caption == f"{game.name}: the board for update 2, zoomed on viewport B1"
+    centred = await service.board_picture(game.id, center="b1", user_id=ALICE)
+    assert centred.png == zoomed.png
+    await table.refused(service.board_picture(game.id, focus="D7"), InvalidInput,
+                        "the board has no viewport D7: it names A1, B1, A2", "a viewport")
+    # a chess square is not a viewport of this board: still "not a square"
+    await table.refused(service.board_picture(game.id, center="e4"), InvalidInput, "'e4' is not a square")
