@@ -44,7 +44,10 @@ LAYOUTS = {  # name: (distance between armies, half-width of an army's square)
 }
 
 
-def build(players: int, pieces: int, seed: int = 7, layout: str = "dense") -> GameState:
+def build(players: int, pieces: int, seed: int = 7, layout: str = "dense", colours: list[str] | None = None
+          ) -> GameState:
+    """``players`` armies of ``pieces // players`` pieces each (``colours``: the players' colours,
+    in order; default made-up names, enough for the engine, which never draws them)."""
     rng = random.Random(seed)
     ruleset = load_preset("neisg")
     per_player = pieces // players
@@ -53,7 +56,7 @@ def build(players: int, pieces: int, seed: int = 7, layout: str = "dense") -> Ga
     roster = []
     for i in range(players):
         name = f"P{i:04d}"
-        roster.append(Player(name, f"Colour{i}", balance=Fraction(rng.randint(5, 60))))
+        roster.append(Player(name, colours[i] if colours else f"Colour{i}", balance=Fraction(rng.randint(5, 60))))
         spacing, half = LAYOUTS[layout]
         hx, hy = (i % side) * spacing, (i // side) * spacing
         king = (hx, hy)

@@ -142,9 +142,78 @@ def state_from_json(raw: dict[str, Any]) -> GameState:
         raise StateFormatError(f"stored state is malformed: {type(exc).__name__}: {exc}") from None
 
 
+#: the lists of a state that grow with the game, encoded and decoded a slice at a time
+_LONG_LISTS = frozenset({"pieces", "players"})
+_SLICE = 500
+_ENCODE = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
+_DECODE = json.JSONDecoder().raw_decode
+_BLANKS = " \t\n\r"
+
+
+def _encode_list(items: list) -> str:
+    parts = (_ENCODE(items[start:start + _SLICE])[1:-1] for start in range(0, len(items), _SLICE))
+    return "[" + ",".join(parts) + "]"
+
+
 def dumps(state: GameState) -> str:
-    return json.dumps(state_to_json(state), separators=(",", ":"), sort_keys=True)
+    """The state as compact JSON with sorted keys (the text ``json.dumps(state_to_json(state),
+    separators=(",", ":"), sort_keys=True)`` gives, character for character). The pieces and the
+    players are encoded a slice at a time: one call encoding 50,000 pieces would hold the
+    interpreter lock for a tenth of a second, stalling every other thread (the bot's event loop)."""
+    raw = state_to_json(state)
+    return "{" + ",".join(f"{_ENCODE(key)}:{_encode_list(value) if key in _LONG_LISTS else _ENCODE(value)}"
+                          for key, value in sorted(raw.items())) + "}"
+
+
+def _skip(text: str, at: int) -> int:
+    while at < len(text) and text[at] in _BLANKS:
+        at += 1
+    return at
+
+
+def _decode_object(text: str) -> Any:
+    """``json.loads(text)``, where an object's pieces and players are decoded one item at a time
+    (each call short: see :func:`dumps`). Anything else, nested values included, is decoded whole."""
+    at = _skip(text, 0)
+    if not text.startswith("{", at):
+        return json.loads(text)
+    raw: dict[str, Any] = {}
+    at = _skip(text, at + 1)
+    if text.startswith("}", at):
+        return raw if _skip(text, at + 1) == len(text) else json.loads(text)
+    while True:
+        key, at = _DECODE(text, at)
+        at = _skip(text, at)
+        if not text.startswith(":", at):
+            return json.loads(text)       # malformed: let the standard decoder say where
+        at = _skip(text, at + 1)
+        if key in _LONG_LISTS and text.startswith("[", at):
+            items, at = [], _skip(text, at + 1)
+            if text.startswith("]", at):
+                at += 1
+            else:
+                while True:
+                    item, at = _DECODE(text, at)
+                    items.append(item)
+                    at = _skip(text, at)
+                    if text.startswith(",", at):
+                        at = _skip(text, at + 1)
+                    elif text.startswith("]", at):
+                        at += 1
+                        break
+                    else:
+                        return json.loads(text)
+            raw[key] = items
+        else:
+            raw[key], at = _DECODE(text, at)
+        at = _skip(text, at)
+        if text.startswith(",", at):
+            at = _skip(text, at + 1)
+        elif text.startswith("}", at):
+            return raw if _skip(text, at + 1) == len(text) else json.loads(text)
+        else:
+            return json.loads(text)
 
 
 def loads(text: str) -> GameState:
-    return state_from_json(json.loads(text))
+    return state_from_json(_decode_object(text))

@@ -12,9 +12,10 @@ import os
 import socket
 import uuid
 from collections import OrderedDict
-from dataclasses import replace
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from typing import Callable
+from typing import AsyncIterator, Callable
 
 from bot.engine import serialize
 from bot.engine.model import Player
@@ -27,7 +28,8 @@ from .errors import NotAllowed, NotFound, WrongTime
 from .rulebook import Rulebook
 from .settings import GameSettings, Schedule
 
-__all__ = ["ServiceBase", "Clock", "utc_now", "process_holder", "with_joiners", "is_row_number", "departed"]
+__all__ = ["ServiceBase", "Clock", "utc_now", "process_holder", "with_joiners", "is_row_number", "departed",
+           "OrderContext", "OrdersBarrier", "position_token"]
 
 Clock = Callable[[], datetime]
 
@@ -68,6 +70,35 @@ def process_holder() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
+@dataclass(frozen=True, slots=True)
+class OrderContext:
+    """The position a game's orders were last validated against (the working state of the open
+    update) and what validating needs: the game's row, its variant, its players' rows as last
+    read. Only a help for validating ahead of the write (see .orders): each group of submissions
+    checks that ``token`` is still the game's."""
+
+    game: Game
+    variant: Variant
+    token: tuple
+    state: GameState
+    players: dict
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersBarrier:
+    """A use case's place in a game's queue of submissions (see ``_after_orders``): the writer sets
+    ``reached`` when every submission before it is written, and waits for ``released``."""
+
+    reached: asyncio.Future
+    released: asyncio.Future
+
+
+def position_token(game: Game, joiners: list[tuple[str, str]]) -> tuple:
+    """What the working state of the game's open update, and so the engine's answers on it,
+    depend on: the ruleset as the game plays it, the update, the current snapshot, the joiners."""
+    return (game.ruleset, game.settings, game.update_no, game.snapshot_update, game.snapshot_revision, tuple(joiners))
+
+
 class ServiceBase:
     """The shared part of :class:`bot.service.Service`; the use cases are its mixins."""
 
@@ -84,6 +115,11 @@ class ServiceBase:
         #: for movement queries, kept while the snapshot revision stays (see .suggestions)
         self._move_lists: OrderedDict = OrderedDict()
         self._positions: dict[int, tuple] = {}
+        #: orders (issue 25): each game's submissions waiting for their group's transaction, the task
+        #: writing them, and the position orders were last validated against (see .orders)
+        self._order_queues: dict[int, list] = {}
+        self._order_writers: dict[int, asyncio.Task] = {}
+        self._order_contexts: dict[int, OrderContext] = {}
         #: set whenever a transaction wrote posts to the outbox; the publisher waits on it
         self.posts_waiting = asyncio.Event()
         #: called (besides setting ``posts_waiting``) after a transaction that wrote posts commits
@@ -159,7 +195,11 @@ class ServiceBase:
             raise WrongTime(f"game {game.id} ({game.name}) has ended")
 
     async def _player(self, q: Queries, game: Game, user_id: int):
-        player = await q.player(game.id, user_id) if is_row_number(user_id) else None
+        return self._require_player(game, await q.player(game.id, user_id) if is_row_number(user_id) else None)
+
+    @staticmethod
+    def _require_player(game: Game, player):
+        """``player`` (a row of ``game``, or None) if they play it; else why not (NotAllowed)."""
         if player is None:
             raise NotAllowed(f"you are not a player of game {game.id} ({game.name})",
                              hint="join it first with /join")
@@ -175,8 +215,8 @@ class ServiceBase:
         cached = self._states.get(game.id)
         if cached is not None and cached[0] == key:
             return cached[1]
-        snapshot = await q.snapshot(game.id, *key)
-        state = serialize.loads(snapshot.state)
+        # off the event loop: a 50,000-piece state takes half a second to read
+        state = await asyncio.to_thread(serialize.loads, await q.snapshot_state(game.id, *key))
         self._states[game.id] = (key, state)
         return state
 
@@ -200,6 +240,33 @@ class ServiceBase:
         if game.snapshot_update is None:
             return set()
         return set(self.variant(game).who_may_order(await self._working_state(q, game)))
+
+    def _remember_position(self, game: Game, token: tuple, state: GameState, rows: dict | None = None) -> None:
+        """Validate the game's next submissions ahead of their group against ``state`` (the
+        working state that ``token`` names), knowing ``rows`` of its players besides those known."""
+        context = self._order_contexts.get(game.id)
+        players = context.players if context is not None else {}
+        players.update(rows or {})
+        self._order_contexts[game.id] = OrderContext(game, self.variant(game), token, state, players)
+
+    @asynccontextmanager
+    async def _after_orders(self, game_id: int) -> AsyncIterator[None]:
+        """Run the block after the submissions made to the game so far are written or refused (see
+        .orders) and before any made later: a use case that changes orders (cancel, lock, claim)
+        then comes exactly where it would if each submission took the game's lock itself."""
+        queue = self._order_queues.get(game_id)
+        if not queue:       # none waiting; a group being written holds the lock, asked for before ours
+            yield
+            return
+        loop = asyncio.get_running_loop()
+        barrier = OrdersBarrier(loop.create_future(), loop.create_future())
+        queue.append(barrier)
+        try:
+            await barrier.reached
+            yield
+        finally:
+            if not barrier.released.done():
+                barrier.released.set_result(None)
 
     def _forget_state(self, game_id: int) -> None:
         self._states.pop(game_id, None)
@@ -235,6 +302,15 @@ class ServiceBase:
         if self._posts_written not in q.on_commit:
             q.on_commit.append(self._posts_written)
         return post_id
+
+    async def _posts(self, q, game: Game, posts: list[tuple]) -> None:
+        """Many posts at once, in order (an update's): ``(update_no, kind, body, attachment,
+        filename, recipient)`` each, as :meth:`_post` writes one."""
+        if not posts:
+            return
+        await q.insert_posts(game_id=game.id, created_at=self.now(), posts=posts)
+        if self._posts_written not in q.on_commit:
+            q.on_commit.append(self._posts_written)
 
     def _posts_written(self) -> None:
         self.posts_waiting.set()

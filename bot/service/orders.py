@@ -6,14 +6,17 @@ answered at once with the engine's reason and changes nothing; cancel withdraws 
 
 from __future__ import annotations
 
+import asyncio
+from collections import deque
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.engine.validation import OrderCheck
 from bot.store import Game, OrderRow
 
 from .actors import Moderator, require_moderator
-from .base import ServiceBase
-from .errors import InvalidInput, NotAllowed, NotFound, OrderRefused, WrongTime, shown
+from .base import OrdersBarrier, ServiceBase, is_row_number, position_token, with_joiners
+from .errors import InvalidInput, NotAllowed, NotFound, OrderRefused, ServiceError, WrongTime, shown
 
 __all__ = ["OrderCases", "OrderDraft", "Receipt", "Departure", "SOURCES", "LEAVE_ORDER", "split_lines", "ORDER_FILE_LIMIT",
            "order_from_file", "require_order_file_size"]
@@ -136,6 +139,41 @@ class OrderDraft:
     lines: tuple[str, ...]
 
 
+#: the most submissions one transaction carries (more waiting are written by the next)
+ORDER_GROUP_LIMIT = 1000
+
+
+@dataclass(slots=True)
+class _Submission:
+    """A submission waiting for its group: what the caller sent, the engine's answer found ahead
+    of the group (``checked``, for the position ``token`` and the player named ``player``), and
+    the future its caller awaits."""
+
+    user_id: int
+    text: str
+    source: str
+    actor: Moderator | None
+    future: asyncio.Future
+    checked: OrderCheck | None = None
+    token: tuple | None = None
+    player: str | None = None
+
+
+@dataclass(slots=True)
+class _Accepted:
+    """A submission its group's transaction accepts."""
+
+    index: int                 # its place in the group
+    submission: _Submission
+    player: str
+    checked: OrderCheck
+    previous: str | None       # the canonical order it replaces
+    secret: bool
+    actor_id: int | None
+    first: bool                # the player had no live order before it
+    status: str = "pending"    # superseded: a later order of the same group replaces it
+
+
 class OrderCases(ServiceBase):
     async def order_draft(self, game_id: int, *, user_id: int) -> OrderDraft:
         """The open update and the caller's pending order, one line each, for a form to edit;
@@ -156,68 +194,224 @@ class OrderCases(ServiceBase):
         """Validate ``text`` for ``user_id`` and keep it as their order for the open update.
 
         ``source`` is ``channel``, ``dm`` (a secret order) or ``moderator`` (entered by ``actor``, a
-        :class:`~.actors.Moderator`, on the player's behalf; audited). Raises :class:`OrderRefused` with the engine's reason."""
+        :class:`~.actors.Moderator`, on the player's behalf; audited). Raises :class:`OrderRefused` with the engine's reason.
+
+        Orders arriving together are written together (issue 25): each submission is validated at
+        once against the position of the open update as last seen (outside the game's lock), then
+        waits for the game's next group; one transaction carries the group, in the order the
+        submissions arrived. The group's transaction checks each submission again against the game
+        as it stands (open, the player playing, the same position: else it is validated again
+        there, as one submission alone would be), so a group gives exactly what one transaction per
+        submission would: D6, the latest valid order of each player wins; a refused one changes
+        nothing; and a submission is confirmed only once its group is committed."""
         if source not in SOURCES:
             raise InvalidInput(f"an order comes from one of {', '.join(SOURCES)}, not {source!r}")
         if not isinstance(text, str):
             raise InvalidInput("an order must be text")
+        loop = asyncio.get_running_loop()
+        submission = _Submission(user_id, text, source, actor, loop.create_future())
+        self._check_ahead(game_id, submission)
+        # no await between the caller and the queue: submissions join it in the order they were made
+        self._order_queues.setdefault(game_id, deque()).append(submission)
+        if game_id not in self._order_writers:
+            self._order_writers[game_id] = loop.create_task(self._write_orders(game_id))
+        return await submission.future
+
+    # ------------------------------------------------------------------ groups of submissions
+    def _check_ahead(self, game_id: int, submission: "_Submission") -> None:
+        """Validate ``submission`` against the position its game's orders were last validated
+        against, outside any lock (the slow part: the engine's check). Only a help: the group's
+        transaction keeps the result if that position is still the game's, and decides everything
+        else (a refusal here is not final: the transaction checks again with the game as it is)."""
+        context = self._order_contexts.get(game_id)
+        if context is None:
+            return
+        player = context.players.get(submission.user_id) if is_row_number(submission.user_id) else None
+        try:
+            checked, _ = self._accept(context.game, context.variant, player, context.state, submission)
+        except ServiceError:
+            return
+        submission.checked, submission.token, submission.player = checked, context.token, player.name
+
+    def _accept(self, game: Game, variant, player, state, submission: "_Submission", checked=None):
+        """The checks of one submission, in the order a player is told about them: the engine's
+        ``OrderCheck`` and the moderator's audit id; raises the first refusal. ``checked``: the
+        engine's answer for this very position and player, found already."""
+        source = submission.source
+        actor_id = require_moderator(submission.actor, game.guild_id, "enter an order for a player") \
+            if source == "moderator" else None
+        self._require_open(game)
+        if source == "dm" and not variant.features.takes_direct_messages:
+            ruleset = variant.ruleset
+            raise NotAllowed(f"{ruleset.title} takes orders only in the game channel: there are no secret "
+                             f"orders in this ruleset ({ruleset.section or 'RULES 5'})", hint="send it with /move in the game channel")
+        player = self._require_player(game, player)
+        if checked is None:
+            not_now = variant.may_order(state, player.name)
+            if not_now is not None:
+                raise NotAllowed(not_now, hint="your order is kept for no other update: send it when you may order")
+            checked = variant.check(state, player.name, submission.text)
+        if not checked.ok:
+            raise OrderRefused(checked.error)
+        return checked, actor_id
+
+    async def _write_orders(self, game_id: int) -> None:
+        """The game's writer: group after group of waiting submissions, until none is left. It
+        stops at a use case waiting behind the submissions made before it (:meth:`_after_orders`)
+        until that one is done."""
+        queue = self._order_queues[game_id]
+        group: list[_Submission] = []
+        try:
+            while queue:
+                if isinstance(queue[0], OrdersBarrier):
+                    barrier = queue.popleft()
+                    if not barrier.reached.done():
+                        barrier.reached.set_result(None)
+                    await barrier.released
+                    continue
+                while queue and len(group) < ORDER_GROUP_LIMIT and not isinstance(queue[0], OrdersBarrier):
+                    submission = queue.popleft()
+                    if not submission.future.done():       # done: its caller gave up before it was written
+                        group.append(submission)
+                if not group:
+                    continue
+                try:
+                    outcomes, resolves_now = await self._write_group(game_id, group)
+                except Exception as exc:       # rolled back: nothing of the group was written
+                    outcomes, resolves_now = [exc] * len(group), False
+                for submission, outcome in zip(group, outcomes):
+                    if submission.future.done():
+                        continue
+                    if isinstance(outcome, BaseException):
+                        submission.future.set_exception(outcome)
+                    else:
+                        submission.future.set_result(outcome)
+                group = []
+                if resolves_now:
+                    self._schedule_changed(game_id)     # the deadline is now: the scheduler resolves the update
+        except BaseException as exc:   # cancelled (the loop is closing): tell every caller still waiting
+            for waiting in [*group, *queue]:
+                future = waiting.reached if isinstance(waiting, OrdersBarrier) else waiting.future
+                if not future.done():
+                    future.set_exception(exc)
+            queue.clear()
+            raise
+        finally:
+            if not queue:
+                self._order_queues.pop(game_id, None)
+            self._order_writers.pop(game_id, None)
+
+    async def _write_group(self, game_id: int, group: list["_Submission"]) -> tuple[list, bool]:
+        """One transaction for ``group``: each submission's receipt or refusal, in order, and
+        whether one of them completed the set of orders (the update resolves now)."""
+        outcomes: list = [None] * len(group)
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
-                game = await self._game(q, game_id)
-                actor_id = require_moderator(actor, game.guild_id, "enter an order for a player") \
-                    if source == "moderator" else None
-                self._require_open(game)
-                variant = self.variant(game)
-                if source == "dm" and not variant.features.takes_direct_messages:
-                    ruleset = variant.ruleset
-                    raise NotAllowed(f"{ruleset.title} takes orders only in the game channel: there are no secret "
-                                     f"orders in this ruleset ({ruleset.section or 'RULES 5'})", hint="send it with /move in the game channel")
-                player = await self._player(q, game, user_id)
-                state = await self._working_state(q, game)
-                not_now = variant.may_order(state, player.name)
-                if not_now is not None:
-                    raise NotAllowed(not_now, hint="your order is kept for no other update: send it when you may order")
-                checked = variant.check(state, player.name, text)
-                if not checked.ok:
-                    raise OrderRefused(checked.error)
-                previous = await q.live_order(game.id, game.update_no, user_id)
-                if previous is not None:
-                    await q.set_order_status(previous.id, "superseded")
+                try:
+                    game = await self._game(q, game_id)
+                    variant = self.variant(game)
+                except ServiceError as exc:
+                    return [exc] * len(group), False
+                user_ids = list(dict.fromkeys(s.user_id for s in group if is_row_number(s.user_id)))
+                rows = await q.players_among(game.id, user_ids)
+                state = token = None
+                if game.snapshot_update is not None:
+                    base = await self._snapshot_state(q, game)
+                    joiners = await self._joiners(q, game, base)
+                    state = with_joiners(self.ruleset(game), base, joiners)
+                    token = position_token(game, joiners)
+                live = await q.live_orders_among(game.id, game.update_no, user_ids) if rows else {}
+                settings = self.settings(game)
+                accepted: list[_Accepted] = []
+                latest: dict[int, _Accepted] = {}        # each player's last accepted order in this group
+                superseded: list[int] = []
+                posts: list[tuple] = []
                 now = self.now()
-                await q.insert_order(game_id=game.id, update_no=game.update_no, user_id=user_id, text=text,
-                                     canonical=checked.canonical, source=source, submitted_at=now)
-                secret = source == "dm" and variant.features.secret_orders
-                if secret and (previous is None or not previous.secret):
-                    notice = self.settings(game).secret_notice_for(player.name)
-                    if notice:
-                        await self._post(q, game, game.update_no, "notice", notice)
-                elif source == "dm" and not secret:   # a game without secrets shows a DM order in the channel
-                    await self._post(q, game, game.update_no, "notice",
-                                     f"{player.name} plays `{checked.canonical}` (sent by direct message).")
-                if source == "moderator":
-                    await q.audit(game_id=game.id, actor=actor_id, action="order",
-                                  detail={"player": player.name, "order": checked.canonical,
-                                          "update": game.update_no}, at=now)
-                resolves_now = await self._early_deadline(q, game, variant, state, now)
-                receipt = Receipt(game.id, game.update_no, player.name, checked.canonical, secret,
-                                  None if previous is None else previous.canonical,
-                                  now if resolves_now else game.deadline_at, resolves_now,
-                                  tuple(line.canonical for line in checked.lines))
-        if receipt.resolves_now:
-            self._schedule_changed(game.id)     # the deadline is now: the scheduler resolves the update
-        return receipt
+                for index, submission in enumerate(group):
+                    player = rows.get(submission.user_id) if is_row_number(submission.user_id) else None
+                    known = submission.checked if (submission.token is not None and submission.token == token
+                                                   and player is not None and submission.player == player.name) else None
+                    try:
+                        checked, actor_id = self._accept(game, variant, player, state, submission, known)
+                    except ServiceError as exc:
+                        outcomes[index] = exc
+                        continue
+                    earlier = latest.get(submission.user_id)
+                    if earlier is not None:                   # D6: this one replaces the group's earlier one
+                        earlier.status = "superseded"
+                        previous, previous_secret = earlier.checked.canonical, earlier.submission.source == "dm"
+                    elif submission.user_id in live:
+                        order = live[submission.user_id]
+                        superseded.append(order.id)
+                        previous, previous_secret = order.canonical, order.secret
+                    else:
+                        previous, previous_secret = None, False
+                    secret = submission.source == "dm" and variant.features.secret_orders
+                    if secret and (previous is None or not previous_secret):
+                        notice = settings.secret_notice_for(player.name)
+                        if notice:
+                            posts.append((game.update_no, "notice", notice, None, None, None))
+                    elif submission.source == "dm" and not secret:   # a game without secrets shows a DM order in the channel
+                        posts.append((game.update_no, "notice",
+                                      f"{player.name} plays `{checked.canonical}` (sent by direct message).",
+                                      None, None, None))
+                    entry = _Accepted(index, submission, player.name, checked, previous, secret, actor_id,
+                                      first=earlier is None and submission.user_id not in live)
+                    accepted.append(entry)
+                    latest[submission.user_id] = entry
+                completes = None
+                if accepted:
+                    await q.insert_orders(game_id=game.id, update_no=game.update_no, submitted_at=now,
+                                          superseded=superseded,
+                                          orders=[(a.submission.user_id, a.submission.text, a.checked.canonical,
+                                                   a.submission.source, a.status) for a in accepted])
+                    for entry in accepted:
+                        if entry.actor_id is not None:
+                            await q.audit(game_id=game.id, actor=entry.actor_id, action="order",
+                                          detail={"player": entry.player, "order": entry.checked.canonical,
+                                                  "update": game.update_no}, at=now)
+                    await self._posts(q, game, posts)
+                    completes = await self._early_deadline(q, game, variant, state, now, accepted)
+                deadline = game.deadline_at
+                for entry in accepted:
+                    resolves_now = entry is completes
+                    if resolves_now:
+                        deadline = now
+                    outcomes[entry.index] = Receipt(
+                        game.id, game.update_no, entry.player, entry.checked.canonical, entry.secret, entry.previous,
+                        deadline, resolves_now, tuple(line.canonical for line in entry.checked.lines))
+                if token is not None:
+                    self._remember_position(game, token, state, rows)
+        return outcomes, completes is not None
 
-    async def _early_deadline(self, q, game: Game, variant, state, now: datetime) -> bool:
+    async def _early_deadline(self, q, game: Game, variant, state, now: datetime, accepted: list["_Accepted"]):
         """Issue 20: where the game resolves early and every player who may order has ordered, the
-        deadline becomes now (a moment in the database, like any deadline: a restart keeps it)."""
+        deadline becomes now (a moment in the database, like any deadline: a restart keeps it).
+        Returns the accepted submission of the group that completed the set (its receipt says the
+        update resolves now), or None."""
         if not self.resolves_early(game) or (game.deadline_at is not None and game.deadline_at <= now):
-            return False
+            return None
         names = {row.user_id: row.name for row in await q.players(game.id)}
         ordered = {names[o.user_id] for o in await q.live_orders(game.id, game.update_no) if o.user_id in names}
         if not variant.may_resolve_early(state, ordered):
-            return False
+            return None
+        # One at a time, the first order after which every player who may order had ordered; only a
+        # player's first order can add to the set, and a larger set is never less complete.
+        firsts = [a for a in accepted if a.first]
+        before = ordered - {a.player for a in firsts}
+        if variant.may_resolve_early(state, before):
+            completes = accepted[0]
+        else:
+            low, high = 0, len(firsts) - 1
+            while low < high:
+                middle = (low + high) // 2
+                if variant.may_resolve_early(state, before | {a.player for a in firsts[:middle + 1]}):
+                    high = middle
+                else:
+                    low = middle + 1
+            completes = firsts[low]
         await q.update_game(game.id, deadline_at=now, lock_at=now, reminded_for=None)
-        return True
+        return completes
 
     async def leave(self, game_id: int, *, user_id: int, source: str = "channel") -> Departure:
         """A player leaves the game (issue 28; the decision is in docs/service.md, "Leaving").
@@ -231,7 +425,7 @@ class OrderCases(ServiceBase):
         ``resign`` ("you have not joined yet"), leaves at once: their pending order is cancelled."""
         if source not in ("channel", "dm"):
             raise InvalidInput(f"a player leaves from the channel or by direct message, not {source!r}")
-        async with self.lock_for(game_id):
+        async with self._after_orders(game_id), self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
                 player = await self._player(q, game, user_id)
@@ -267,7 +461,7 @@ class OrderCases(ServiceBase):
 
     async def cancel_order(self, game_id: int, *, user_id: int) -> OrderRow:
         """Withdraw the pending order (D6); the player then has no order for this update."""
-        async with self.lock_for(game_id):
+        async with self._after_orders(game_id), self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
                 self._require_open(game)

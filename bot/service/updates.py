@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
+import logging
 import os
 import socket
-from dataclasses import dataclass
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Iterator
 
 from bot.engine import serialize
 from bot.engine.report import Report
@@ -25,14 +30,16 @@ from bot.render.timelapse import Extent
 from bot.store import Game
 
 from .actors import Moderator, require_moderator
-from .base import ServiceBase, is_row_number, with_joiners
+from .base import ServiceBase, is_row_number, position_token, with_joiners
 from .errors import InvalidInput, NotFound, WrongTime
 from .faults import fault_point
 from .posts import update_posts
 from .timelapses import Frame, TimelapseCases, update_frame
 from .views import pending_pieces
 
-__all__ = ["UpdateCases", "Resolution", "HistoryEntry", "CLAIM_LEASE"]
+__all__ = ["UpdateCases", "Resolution", "HistoryEntry", "CLAIM_LEASE", "Stages"]
+
+log = logging.getLogger(__name__)
 
 
 def _placements(pieces: tuple[tuple[str, str], ...]) -> str:
@@ -50,9 +57,16 @@ def resolve_frozen(ruleset, state: GameState, orders, seed):
     they trigger would otherwise walk the whole position again (a fifth of a 1,000-player update,
     see benchmarks/resolve.py). The result is the same either way; the objects are handed back to
     the collector afterwards."""
+    return frozen(resolve, ruleset, state, orders, seed)
+
+
+def frozen(work, *args):
+    """``work(*args)`` with every object that exists before it out of the garbage collector's
+    reach (see :func:`resolve_frozen`): run in a thread, a full collection of a large game's heap
+    would also hold the interpreter lock, and so the event loop, for a tenth of a second or more."""
     gc.freeze()
     try:
-        return resolve(ruleset, state, orders, seed)
+        return work(*args)
     finally:
         gc.unfreeze()
 
@@ -67,10 +81,30 @@ class Resolution:
     outcome: str
     report: Report | None = None
     ended: bool = False
+    #: seconds spent in each stage of a resolved update (load, resolve, render, store, outbox, total)
+    stages: dict[str, float] = field(default_factory=dict, compare=False)
 
     @property
     def resolved(self) -> bool:
         return self.outcome == "resolved"
+
+
+class Stages:
+    """Wall-clock seconds of the stages of one update, for the log and benchmarks/update.py."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - started
+
+    def text(self) -> str:
+        return ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in self.seconds.items())
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,12 +135,26 @@ def _holder_alive(holder: str) -> bool | None:
     return True
 
 
-def update_pictures(ruleset, state: GameState, new_state: GameState, report: Report, user_ids: dict[str, int],
-                    game_name: str, palette: str, earlier: list[Extent | None]):
-    """The update's posts and its timelapse frame (the board drawn once for both): off the event loop."""
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """Everything the update's transaction writes that takes time to make, made off the event loop
+    before it begins: the posts, the timelapse frame, the new state and the report as JSON text (a
+    50,000-piece state takes a fifth of a second to encode: on the loop, every other game would wait)."""
+
+    drafts: list
+    frame: Frame
+    state: str
+    report: str
+
+
+def prepare_update(ruleset, state: GameState, new_state: GameState, report: Report, user_ids: dict[str, int],
+                   game_name: str, palette: str, earlier: list[Extent | None]) -> Prepared:
+    """The update's posts and its timelapse frame (the board drawn once for both), the state and
+    the report encoded: off the event loop."""
     board = render_board(ruleset, new_state, palette=palette)
     frame = update_frame(ruleset, new_state, earlier, board, palette)
-    return update_posts(ruleset, state, new_state, report, user_ids, game_name, palette, board=board), frame
+    drafts = update_posts(ruleset, state, new_state, report, user_ids, game_name, palette, board=board)
+    return Prepared(drafts, frame, serialize.dumps(new_state), json.dumps(report.to_json(), sort_keys=True))
 
 
 class UpdateCases(TimelapseCases):
@@ -140,7 +188,7 @@ class UpdateCases(TimelapseCases):
     async def lock_orders(self, game_id: int, *, actor: Moderator) -> Game:
         """A moderator freezes the order book of the open update (the scheduler's lock at the lock
         time is :meth:`lock_if_due`)."""
-        async with self.lock_for(game_id):
+        async with self._after_orders(game_id), self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
                 actor_id = require_moderator(actor, game.guild_id, "lock a game's orders")
@@ -161,7 +209,7 @@ class UpdateCases(TimelapseCases):
 
     async def lock_if_due(self, game_id: int, update_no: int) -> bool:
         """The scheduler's lock job: lock ``update_no`` if its lock time has come (once)."""
-        async with self.lock_for(game_id):
+        async with self._after_orders(game_id), self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await q.game(game_id)
                 if (game is None or game.status != "running" or game.update_no != update_no or game.locked
@@ -250,19 +298,24 @@ class UpdateCases(TimelapseCases):
     async def resolve_if_due(self, game_id: int, update_no: int, *, force: bool = False) -> Resolution:
         """Resolve ``update_no`` if it is the open update and its deadline has passed (or ``force``).
         Safe to call any number of times, from any number of processes: it resolves once."""
-        claimed = await self._claim(game_id, update_no, force)
+        stages = Stages()
+        began = time.perf_counter()
+        with stages("load"):
+            claimed = await self._claim(game_id, update_no, force)
         if isinstance(claimed, Resolution):
             return claimed
         game, ruleset, state, orders, joiners, user_ids = claimed
         fault_point("after_claim", update_no)
         try:
-            new_state, report = await asyncio.to_thread(resolve_frozen, ruleset, state, orders, game.seed)
+            with stages("resolve"):
+                new_state, report = await asyncio.to_thread(resolve_frozen, ruleset, state, orders, game.seed)
             fault_point("after_engine", update_no)
-            palette = self.settings(game).palette
-            earlier = await self._earlier_extents(game.id, update_no)
-            drafts, frame = await asyncio.to_thread(update_pictures, ruleset, state, new_state, report, user_ids,
-                                                    game.name, palette, earlier)
-            ended = await self._commit(game, update_no, new_state, report, orders, joiners, drafts, frame)
+            with stages("render"):
+                palette = self.settings(game).palette
+                earlier = await self._earlier_extents(game.id, update_no)
+                prepared = await asyncio.to_thread(frozen, prepare_update, ruleset, state, new_state, report,
+                                                   user_ids, game.name, palette, earlier)
+            ended = await self._commit(game, update_no, new_state, report, orders, joiners, prepared, stages)
         except Exception:
             # a bug in the engine or the renderer: give the claim back so a later call can retry
             # (a killed process cannot; its claim goes stale and is taken over instead)
@@ -272,13 +325,15 @@ class UpdateCases(TimelapseCases):
             return Resolution(game_id, update_no, "busy")
         fault_point("after_commit", update_no)
         self._schedule_changed(game_id)
+        stages.seconds["total"] = time.perf_counter() - began
+        log.info("game %s: update %s resolved (%s)", game_id, update_no, stages.text())
         if ended:
             await self.make_timelapse(game_id)
-        return Resolution(game_id, update_no, "resolved", report, ended)
+        return Resolution(game_id, update_no, "resolved", report, ended, stages.seconds)
 
     async def _claim(self, game_id: int, update_no: int, force: bool):
         now = self.now()
-        async with self.lock_for(game_id):
+        async with self._after_orders(game_id), self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
                 if game.update_no > update_no or game.status == "ended":
@@ -312,8 +367,18 @@ class UpdateCases(TimelapseCases):
                     await q.update_game(game_id, claimed_by=None, claimed_at=None)
 
     async def _commit(self, game: Game, update_no: int, new_state: GameState, report: Report,
-                      orders: dict[str, str], joiners, drafts, frame: Frame) -> bool | None:
+                      orders: dict[str, str], joiners, prepared: Prepared, stages: Stages | None = None
+                      ) -> bool | None:
         """Store the update in one transaction; None if the claim was lost meanwhile."""
+        stages = stages or Stages()
+        began = time.perf_counter()
+        try:
+            return await self._store_update(game, update_no, new_state, report, orders, joiners, prepared, stages)
+        finally:   # the snapshot, the orders' outcomes and the game; the posts are the outbox stage
+            stages.seconds["store"] = time.perf_counter() - began - stages.seconds.get("outbox", 0.0)
+
+    async def _store_update(self, game: Game, update_no: int, new_state: GameState, report: Report,
+                            orders: dict[str, str], joiners, prepared: Prepared, stages: Stages) -> bool | None:
         async with self.lock_for(game.id):
             async with self.store.transaction() as q:
                 current = await q.game(game.id)
@@ -322,22 +387,22 @@ class UpdateCases(TimelapseCases):
                 now = self.now()
                 revision = await q.next_revision(game.id, update_no)
                 await q.insert_snapshot(game_id=game.id, update_no=update_no, revision=revision,
-                                        base_revision=current.snapshot_revision, state=serialize.dumps(new_state),
-                                        orders=orders, joiners=joiners, seed=current.seed, report=report.to_json(),
+                                        base_revision=current.snapshot_revision, state=prepared.state,
+                                        orders=orders, joiners=joiners, seed=current.seed, report=prepared.report,
                                         reason="update", created_at=now)
+                frame = prepared.frame
                 await q.insert_frame(game_id=game.id, update_no=update_no, revision=revision, label=frame.label,
                                      extent=frame.extent, bounds=frame.bounds, region=frame.region, png=frame.png)
                 refusals = {e.players[0]: e.data.get("reason", "refused") for e in report.of_type("refused")}
-                names = {row.user_id: row.name for row in await q.players(game.id, include_kicked=True)}
-                for order in await q.live_orders(game.id, update_no):
-                    name = names.get(order.user_id)
-                    if name in refusals:
-                        await q.set_order_status(order.id, "refused", refusals[name])
-                    else:
-                        await q.set_order_status(order.id, "resolved")
-                for draft in drafts:
-                    await self._post(q, current, update_no, draft.kind, draft.body, draft.attachment, draft.filename,
-                                     draft.recipient)
+                refused = {}
+                if refusals:
+                    refused = {row.user_id: refusals[row.name]
+                               for row in await q.players(game.id, include_kicked=True) if row.name in refusals}
+                await q.settle_orders(game.id, update_no, refused)
+                outbox_began = time.perf_counter()
+                await self._posts(q, current, [(update_no, d.kind, d.body, d.attachment, d.filename, d.recipient)
+                                               for d in prepared.drafts])
+                stages.seconds["outbox"] = time.perf_counter() - outbox_began
                 schedule = self.schedule(current)
                 next_deadline = None
                 if current.deadline_at is not None:
@@ -352,6 +417,10 @@ class UpdateCases(TimelapseCases):
                                     deadline_at=next_deadline, reminded_for=None,
                                     lock_at=None if next_deadline is None else max(now, next_deadline - lock_before))
                 self._states[game.id] = ((update_no, revision), new_state)
+                opened = await q.game(game.id)         # the next update's orders are checked on its position
+                joiners = await self._joiners(q, opened, new_state)
+                self._remember_position(opened, position_token(opened, joiners),
+                                        with_joiners(self.ruleset(opened), new_state, joiners))
                 await self._sync_teams(q, current, new_state, update_no)
                 verdict = self.variant(current).verdict(new_state)
                 length = self.settings(current).length
@@ -420,7 +489,7 @@ class UpdateCases(TimelapseCases):
     async def rollback(self, game_id: int, *, to_update: int, actor: Moderator, reason: str = "") -> Game:
         """Make update ``to_update``'s last revision current again. Later snapshots are kept, marked
         rolled back; pending orders are cancelled (their players are told); nothing posted is deleted."""
-        async with self.lock_for(game_id):
+        async with self._after_orders(game_id), self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
                 actor_id = require_moderator(actor, game.guild_id, "roll a game back")

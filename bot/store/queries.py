@@ -31,6 +31,14 @@ def _column_value(value: Any) -> Any:
     return value
 
 
+#: at most this many values in one ``IN (...)`` (SQLite's limit on parameters may be as low as 999)
+_CHUNK = 500
+
+
+def _chunks(values: list) -> Iterable[list]:
+    return (values[start:start + _CHUNK] for start in range(0, len(values), _CHUNK))
+
+
 def _game(row) -> Game:
     return Game(id=row["id"], name=row["name"], ruleset=row["ruleset"], guild_id=row["guild_id"],
                 channel_id=row["channel_id"], status=row["status"], update_no=row["update_no"],
@@ -229,6 +237,52 @@ class Queries:
                                (game_id, user_id, limit))
         return [_order(row) for row in rows]
 
+    async def players_among(self, game_id: int, user_ids: Iterable[int]) -> dict[int, PlayerRow]:
+        """The rows of those of ``user_ids`` who have one in the game (any status), by user id."""
+        found = {}
+        for chunk in _chunks(list(user_ids)):
+            rows = await self._all(f"SELECT * FROM players WHERE game_id = ? AND user_id IN ({', '.join('?' * len(chunk))})",
+                                   (game_id, *chunk))
+            found.update((row["user_id"], _player(row)) for row in rows)
+        return found
+
+    async def live_orders_among(self, game_id: int, update_no: int, user_ids: Iterable[int]) -> dict[int, OrderRow]:
+        """The live (pending or locked) order of each of ``user_ids`` who has one, by user id."""
+        found = {}
+        for chunk in _chunks(list(user_ids)):
+            rows = await self._all("SELECT * FROM orders WHERE game_id = ? AND update_no = ? AND status IN"
+                                   f" ('pending', 'locked') AND user_id IN ({', '.join('?' * len(chunk))})",
+                                   (game_id, update_no, *chunk))
+            found.update((row["user_id"], _order(row)) for row in rows)
+        return found
+
+    async def insert_orders(self, *, game_id: int, update_no: int, submitted_at: datetime, superseded: Iterable[int],
+                            orders: Iterable[tuple[int, str, str | None, str, str]]) -> None:
+        """A group of accepted submissions in one go: the orders ``superseded`` (ids) first, then
+        ``(user_id, text, canonical, source, status)`` each, in the order given (so their ids
+        keep the order of submission)."""
+        if self.read_only:
+            raise RuntimeError("a write inside a read-only snapshot")
+        await self._db.executemany("UPDATE orders SET status = 'superseded' WHERE id = ?",
+                                   [(order_id,) for order_id in superseded])
+        submitted = to_text(submitted_at)
+        await self._db.executemany(
+            "INSERT INTO orders (game_id, update_no, user_id, text, canonical, source, submitted_at, status)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, update_no, user_id, text, canonical, source, submitted, status)
+             for user_id, text, canonical, source, status in orders])
+
+    async def settle_orders(self, game_id: int, update_no: int, refused: dict[int, str]) -> None:
+        """The live orders of a resolved update: those of ``refused`` (user id -> the engine's
+        reason) refused, every other one resolved; two statements, however many players."""
+        if self.read_only:
+            raise RuntimeError("a write inside a read-only snapshot")
+        await self._db.executemany("UPDATE orders SET status = 'refused', refusal = ? WHERE game_id = ?"
+                                   " AND update_no = ? AND user_id = ? AND status IN ('pending', 'locked')",
+                                   [(reason, game_id, update_no, user_id) for user_id, reason in refused.items()])
+        await self._write("UPDATE orders SET status = 'resolved', refusal = NULL WHERE game_id = ? AND update_no = ?"
+                          " AND status IN ('pending', 'locked')", (game_id, update_no))
+
     async def set_order_status(self, order_id: int, status: str, refusal: str | None = None) -> None:
         await self._write("UPDATE orders SET status = ?, refusal = ? WHERE id = ?", (status, refusal, order_id))
 
@@ -239,19 +293,28 @@ class Queries:
 
     # ------------------------------------------------------------------ snapshots
     async def insert_snapshot(self, *, game_id: int, update_no: int, revision: int, base_revision: int | None,
-                              state: str, orders: dict[str, str], seed: str, report: dict | None, reason: str,
+                              state: str, orders: dict[str, str], seed: str, report: dict | str | None, reason: str,
                               created_at: datetime, joiners: list[tuple[str, str]] = ()) -> None:
+        """``report``: the engine's report as JSON, already encoded (a large one is encoded off the
+        event loop) or as the dict to encode."""
+        if isinstance(report, dict):
+            report = json.dumps(report, sort_keys=True)
         await self._write(
             "INSERT INTO snapshots (game_id, update_no, revision, base_revision, state, orders, joiners, seed, report,"
             " reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, update_no, revision, base_revision, state, json.dumps(orders, sort_keys=True),
-             json.dumps([list(j) for j in joiners]), seed,
-             None if report is None else json.dumps(report, sort_keys=True), reason, to_text(created_at)))
+             json.dumps([list(j) for j in joiners]), seed, report, reason, to_text(created_at)))
 
     async def snapshot(self, game_id: int, update_no: int, revision: int) -> Snapshot | None:
         row = await self._one("SELECT * FROM snapshots WHERE game_id = ? AND update_no = ? AND revision = ?",
                               (game_id, update_no, revision))
         return None if row is None else _snapshot(row)
+
+    async def snapshot_state(self, game_id: int, update_no: int, revision: int) -> str | None:
+        """Only the stored state of a snapshot (JSON text), without its report and orders."""
+        row = await self._one("SELECT state FROM snapshots WHERE game_id = ? AND update_no = ? AND revision = ?",
+                              (game_id, update_no, revision))
+        return None if row is None else row[0]
 
     async def current_revision(self, game_id: int, update_no: int) -> Snapshot | None:
         """The last revision of ``update_no`` that no rollback undid."""
@@ -299,6 +362,19 @@ class Queries:
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, update_no, kind, recipient, body, attachment, filename, to_text(created_at)))
         return cursor.lastrowid
+
+    async def insert_posts(self, *, game_id: int, created_at: datetime,
+                           posts: Iterable[tuple[int, str, str, bytes | None, str | None, int | None]]) -> None:
+        """Many posts of one game at once, in order: ``(update_no, kind, body, attachment, filename,
+        recipient)`` each (an update's posts: one statement for a thousand private reports)."""
+        if self.read_only:
+            raise RuntimeError("a write inside a read-only snapshot")
+        created = to_text(created_at)
+        await self._db.executemany(
+            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, update_no, kind, recipient, body, attachment, filename, created)
+             for update_no, kind, body, attachment, filename, recipient in posts])
 
     async def due_posts(self, now: datetime, limit: int = 50) -> list[Post]:
         """Unsent posts due now, in id order. A parked post is never due (a moderator asks for it
