@@ -1438,6 +1438,11 @@ class _InsetPainter:
 
     def areas(self) -> dict[str, Region]:
         """The areas to draw as insets, by viewport name; empty when one board reads better."""
+        if not hasattr(self, "_areas"):
+            self._areas = self._find_areas()
+        return self._areas
+
+    def _find_areas(self) -> dict[str, Region]:
         x0, y0, x1, y1 = self.region
         nx, ny = x1 - x0 + 1, y1 - y0 + 1
         if max(nx, ny) <= INSET_FROM:
