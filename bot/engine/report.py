@@ -271,12 +271,18 @@ class _Story:
         for index, entry in enumerate(entries):
             if entry.type == "order" and entry.data.get("outcome") == "captured":
                 for victim in _victims(entry):
-                    for other in captures_paid.get((entry.players[0], f"captured {victim}"), ()):
+                    # its reward ("captured Ada's knight on (1,4)", maybe ", shared by 2 (D14)"), and
+                    # a king's penalty paid to its capturer ("captured Ada's king (D19)")
+                    transfer = f"captured {victim.rsplit(' on (', 1)[0]} (D19)"
+                    paid = [(other, f"captured {victim}", None)
+                            for other in captures_paid.get((entry.players[0], f"captured {victim}"), ())]
+                    paid += [(other, transfer, ", D19") for other in captures_paid.get((entry.players[0], transfer), ())]
+                    for other, prefix, said in paid:
                         if other in skip:
                             continue
                         skip.add(other)
                         balance = entries[other]
-                        rest = str(balance.data["reason"])[len(f"captured {victim}"):]
+                        rest = said if said is not None else str(balance.data["reason"])[len(prefix):]
                         rewards.setdefault(index, {}).setdefault(victim, []).append(_signed(balance) + rest)
             elif entry.type == "capture" and not entry.data.get("sniped"):
                 if all((player, _piece_words(entry)) in orders_captured for player in entry.data["by"]):
@@ -321,10 +327,24 @@ class _Story:
             else:
                 first = None
 
+        # a lost king is told right after the order line that took it, where there is one
+        took: dict[str, int] = {}
+        for index, entry in enumerate(entries):
+            if entry.type == "order" and entry.data.get("outcome") == "captured" and index not in skip:
+                for victim in _victims(entry):
+                    took.setdefault(victim, index)
+        after: dict[int, list[str]] = {}
+
         sentences = []
         for index, entry in enumerate(entries):
             if index in skip:
                 continue
+            if entry.type == "king_lost":
+                capture = self.capture_of(entry.players[0], tuple(entry.data["at"]))
+                later = took.get(_piece_words(capture)) if capture is not None else None
+                if later is not None and later > index:
+                    after.setdefault(later, []).append(self.king_lost(entry))
+                    continue
             if index in played and len(played[index]) > 1:
                 orders = played[index]
                 sentences.append(f"{self.subject(entry.players[0], _and(orders))} were played.")
@@ -342,6 +362,7 @@ class _Story:
                 sentence = _SENTENCES.get(entry.type, _generic)(entry, reader)
                 if sentence:
                     sentences.append(sentence)
+            sentences += after.pop(index, [])
         return sentences
 
     def subject(self, player: str, order: str) -> str:

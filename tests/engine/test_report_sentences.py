@@ -197,3 +197,10 @@ def test_the_told_amounts_add_up_to_each_players_change(path) -> None:
     report = run_scenario(scenario).report
     changes = {name: amount for name, amount in report.balance_changes().items() if amount}
     assert _told_amounts(report.text(), None) == changes
+
+
+def test_a_lost_king_is_told_right_after_the_order_that_took_it() -> None:
+    report = run_scenario(load_scenario(SCENARIOS / "neisg" / "king-captured.toml")).report
+    lines = report.text().splitlines()
+    took = lines.index("- Red: R(5,0)-(5,5) captured Blue's king on (5,5) (+11 health, D19).")   # D19 paid to Red
+    assert lines[took + 1].startswith("- Blue lost their king on (5,5) to Red; it respawns automatically")
