@@ -9,6 +9,8 @@ A draft is ``(kind, body, attachment, filename, recipient)``: the outbox row to 
 - ``report``: the public report of what every order did;
 - ``private_report``: to each player concerned, what happened to them (refusals included);
 - ``timelapse``: the session as an animated GIF, made after a game ends (:mod:`.timelapses`).
+
+A text that cites rules (D12, RULES 3.4) ends with where the rulebook explains them (issue 27).
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from bot.engine.variants import variant_for
 from bot.render.board import Rendered, render_board
 from bot.render.healthboard import render_health_board, standings_lines
 
-__all__ = ["Draft", "update_posts", "entries_by_player", "timelapse_body", "EVENT_ENTRIES"]
+from .rulebook import Rulebook
+
+__all__ = ["Draft", "update_posts", "cited", "entries_by_player", "timelapse_body", "EVENT_ENTRIES"]
 
 EVENT_ENTRIES = ("event_start", "event_end")
 
@@ -38,36 +42,44 @@ class Draft:
 
 def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: Report,
                  user_ids: dict[str, int], game_name: str, palette: str = "default",
-                 board: Rendered | None = None) -> list[Draft]:
+                 board: Rendered | None = None, rulebook: Rulebook | None = None) -> list[Draft]:
     """Every post of one resolved update, in the order they should appear (``board``: the board
-    after the update, if it is drawn already)."""
+    after the update, if it is drawn already; ``rulebook``: where the rules the texts cite are
+    explained, the service's)."""
+    rulebook = rulebook or Rulebook()
     number = report.update
     variant = variant_for(ruleset)
     brief = variant.brief_report(report)
     if brief is not None:      # an update where nothing happened (a skipped turn) is posted as one line
-        return [Draft("report", brief, None, "report.md")]
+        return [Draft("report", cited(brief, rulebook), None, "report.md")]
     board = board or render_board(ruleset, after, palette=palette)
     panel = variant.standings_panel(after)
     health = render_health_board(panel, after, game_title=variant.title, palette=palette)
     lines = standings_lines(panel)       # a game without end: the top rows and each team's total
+    standings = cited("\n".join(lines), rulebook) if lines else "No player has pieces on the board yet."
     drafts = [
         Draft("board", f"**{game_name}**: the board after update {number}.", board.png, "board.png"),
         Draft("health_image", f"{panel.title} after update {number}.", health.png, "health.png"),
-        Draft("health_text", "\n".join(lines) if lines else "No player has pieces on the board yet.", None,
-              "health.txt"),
+        Draft("health_text", standings, None, "health.txt"),
     ]
     events = [e for e in report.entries if e.type in EVENT_ENTRIES]
     if events:
-        drafts.append(Draft("events", render(events, None, number), None, "events.md"))
-    drafts.append(Draft("report", report.text(), None, "report.md"))
+        drafts.append(Draft("events", cited(render(events, None, number), rulebook), None, "events.md"))
+    drafts.append(Draft("report", cited(report.text(), rulebook), None, "report.md"))
     told = report.context()      # whose piece dodged, who shared a capture: read once for every player
     concerning = entries_by_player(report)
     for name in sorted(user_ids):
         own = concerning.get(name)
         if own:
-            drafts.append(Draft("private_report", render(own, name, number, context=told), None, f"{name}.md",
-                                user_ids[name]))
+            drafts.append(Draft("private_report", cited(render(own, name, number, context=told), rulebook), None,
+                                f"{name}.md", user_ids[name]))
     return drafts
+
+
+def cited(text: str, rulebook: Rulebook) -> str:
+    """``text`` and, when it cites rules, the line that says where the rulebook explains them."""
+    footer = rulebook.footer(text)
+    return f"{text}\n\n{footer}" if footer else text
 
 
 def entries_by_player(report: Report) -> dict[str, list]:

@@ -34,6 +34,7 @@ from .base import ServiceBase, is_row_number, position_token, with_joiners
 from .errors import InvalidInput, NotFound, WrongTime
 from .faults import fault_point
 from .posts import update_posts
+from .rulebook import Rulebook
 from .timelapses import Frame, TimelapseCases, update_frame
 from .views import pending_pieces
 
@@ -148,12 +149,14 @@ class Prepared:
 
 
 def prepare_update(ruleset, state: GameState, new_state: GameState, report: Report, user_ids: dict[str, int],
-                   game_name: str, palette: str, earlier: list[Extent | None]) -> Prepared:
+                   game_name: str, palette: str, earlier: list[Extent | None],
+                   rulebook: Rulebook | None = None) -> Prepared:
     """The update's posts and its timelapse frame (the board drawn once for both), the state and
     the report encoded: off the event loop."""
     board = render_board(ruleset, new_state, palette=palette)
     frame = update_frame(ruleset, new_state, earlier, board, palette)
-    drafts = update_posts(ruleset, state, new_state, report, user_ids, game_name, palette, board=board)
+    drafts = update_posts(ruleset, state, new_state, report, user_ids, game_name, palette, board=board,
+                          rulebook=rulebook)
     return Prepared(drafts, frame, serialize.dumps(new_state), json.dumps(report.to_json(), sort_keys=True))
 
 
@@ -314,7 +317,7 @@ class UpdateCases(TimelapseCases):
                 palette = self.settings(game).palette
                 earlier = await self._earlier_extents(game.id, update_no)
                 prepared = await asyncio.to_thread(frozen, prepare_update, ruleset, state, new_state, report,
-                                                   user_ids, game.name, palette, earlier)
+                                                   user_ids, game.name, palette, earlier, self.rulebook)
             ended = await self._commit(game, update_no, new_state, report, orders, joiners, prepared, stages)
         except Exception:
             # a bug in the engine or the renderer: give the claim back so a later call can retry

@@ -156,3 +156,22 @@ async def test_rules_give_the_summary_and_the_games_page_in_one_message(table, r
     assert len(table.service.rulebook.base) == 100
     text = table.service.rules_summary(game)
     assert text.endswith(f"/docs/rulebook/{RULESET_PAGES[ruleset]}>") and len(text) <= 2000
+
+
+async def test_an_updates_reports_say_where_the_rules_they_cite_are_explained(table):
+    """Two knights generated on one square collide (RULES 3.4): the public report and both players'
+    private reports end with the rulebook's line, with the service's rulebook URL."""
+    table.service.rulebook = Rulebook("https://example.org/rulebook")
+    game = await table.playing_game()
+    await table.service.submit_order(game.id, user_id=1, text="+N(5,5)")
+    await table.service.submit_order(game.id, user_id=2, text="+N(5,5)")
+    await table.resolve(game.id)
+    posts = [p for p in await table.posts(game.id) if p.update_no == 2]
+    texts = {p.kind if p.recipient is None else p.recipient: p.body for p in posts}
+    for key in ("report", 1, 2):
+        cited = citations(texts[key].rsplit("\n\n", 1)[0])
+        assert "RULES 3.4" in cited, texts[key]
+        assert texts[key].rsplit("\n", 1)[-1] == Rulebook("https://example.org/rulebook").footer(
+            texts[key].rsplit("\n\n", 1)[0]), texts[key]
+    assert "<https://example.org/rulebook/basics.md#rules-3-4>" in texts["report"]
+    assert "Read" not in texts["board"]          # a text that cites nothing gets no line
