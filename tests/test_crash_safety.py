@@ -151,9 +151,11 @@ def test_every_post_is_delivered_exactly_once(outcomes, scenario):
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[f"{p}@{u}" for p, u in SCENARIOS])
 def test_the_summary_is_the_uninterrupted_one(outcomes, scenario):
     def counts(stdout: str) -> list[str]:
-        """The summary's count lines (not its paths, its time or notes about a slow machine)."""
+        """The summary's count lines (not its paths, its time, notes about a slow machine, or the
+        lines that say this run continued an interrupted session or found it ended)."""
         return [line.split(" files in ")[0] for line in stdout.splitlines()
-                if line.startswith("  ") and not line.strip().startswith(("time", "note", "warning"))]
+                if line.startswith("  ") and not line.strip().startswith(("time", "note", "warning", "continued:",
+                                                                             "nothing was played", "(choose another"))]
 
     summary = counts(outcomes[scenario].final.stdout)
     assert summary and summary == counts(outcomes[None].final.stdout)
