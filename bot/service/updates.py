@@ -26,6 +26,7 @@ from bot.engine.report import Report
 from bot.engine.resolution import resolve
 from bot.engine.state import GameState
 from bot.render.board import render_board
+from bot.render.game import drawn_whole, render_game_board
 from bot.render.timelapse import Extent
 from bot.store import Game
 
@@ -155,6 +156,8 @@ def prepare_update(ruleset, state: GameState, new_state: GameState, report: Repo
     the report encoded: off the event loop."""
     board = render_board(ruleset, new_state, palette=palette)
     frame = update_frame(ruleset, new_state, earlier, board, palette)
+    if drawn_whole(ruleset, new_state):      # territory: its own picture, with the turn's action drawn
+        board = render_game_board(ruleset, new_state, palette=palette, report=report)
     drafts = update_posts(ruleset, state, new_state, report, user_ids, game_name, palette, board=board,
                           rulebook=rulebook)
     return Prepared(drafts, frame, serialize.dumps(new_state), json.dumps(report.to_json(), sort_keys=True))
