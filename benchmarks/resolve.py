@@ -175,17 +175,97 @@ def measure_board_growth(state: GameState, orders: int, repeats: int, layout: st
           f"median {statistics.median(times) * 1000:.0f} ms, min {min(times) * 1000:.0f} ms")
 
 
+def _status_mib(field: str) -> float | None:
+    """A line of /proc/self/status in MiB (Linux), or None."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
+def _reset_peak() -> bool:
+    """Reset the process's resident high-water mark (Linux ``clear_refs``): the next ``VmHWM`` is
+    the peak since now."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        return True
+    except OSError:
+        return False
+
+
+def curve_point(players: int, repeats: int) -> dict:
+    """One size of the scale curve: the dense layout of ``players`` x 50 pieces, settled by four
+    updates; then ``repeats`` updates with every player ordering, as the service runs them, and one
+    with a tenth of the players ordering (does the time follow the orders or the board?)."""
+    ruleset = load_preset("neisg")
+    rng = random.Random(1)
+    began = time.perf_counter()
+    state = build(players, players * 50)
+    for _ in range(4):
+        state, _ = resolve_frozen(ruleset, state, orders_for(state, rng), 1)
+    settled_in = time.perf_counter() - began
+    gc.collect()
+    resident = _status_mib("VmRSS")
+    times, peaks = [], []
+    for _ in range(repeats):
+        orders = orders_for(state, rng)
+        gc.collect()
+        measured = _reset_peak()
+        t0 = time.perf_counter()
+        new_state, _ = resolve_frozen(ruleset, state, orders, 1)
+        times.append(time.perf_counter() - t0)
+        peaks.append(_status_mib("VmHWM") if measured else None)
+        del new_state
+    tenth, _, sent, _ = time_updates(ruleset, state, rng, repeats, run=resolve_frozen, players=players // 10)
+    return {"players": players, "pieces": len(state.board), "orders": len(orders), "settled": settled_in,
+            "time": statistics.median(times), "min": min(times), "resident": resident,
+            "peak": None if None in peaks else max(peaks), "tenth_orders": len(sent),
+            "tenth": statistics.median(tenth)}
+
+
+def curve(sizes: list[int], repeats: int) -> None:
+    """The scale curve: every size side by side (goal, issue 25: 10,000 players / 500,000 pieces
+    in under 8 s and 1.5 GB, growing with the orders, not the board)."""
+    print("\nScale curve: one update with every player ordering, as the service runs it (resolve_frozen), "
+          f"median of {repeats}; memory: the process's resident size with the position loaded and its peak "
+          "during the updates (VmHWM)")
+    points = []
+    for players in sizes:
+        point = curve_point(players, repeats)
+        points.append(point)
+        print(f"  {players:>6,} players measured (position built and settled in {point['settled']:.0f} s)", flush=True)
+    header = f"  {'players':>8} {'pieces':>9} {'orders':>7} {'update':>9} {'min':>9} {'a tenth orders':>15} " \
+             f"{'resident':>9} {'peak':>9}"
+    print(header)
+    for p in points:
+        peak = "n/a" if p["peak"] is None else f"{p['peak']:.0f} MiB"
+        resident = "n/a" if p["resident"] is None else f"{p['resident']:.0f} MiB"
+        print(f"  {p['players']:>8,} {p['pieces']:>9,} {p['orders']:>7,} {p['time']:>7.2f} s {p['min']:>7.2f} s "
+              f"{p['tenth']:>13.2f} s {resident:>9} {peak:>9}")
+    print("  (a tenth orders: the same board, a tenth of the players ordering)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the small size, one run")
+    parser.add_argument("--sizes", default="100,1000",
+                        help="players of the scale curve, comma-separated (default 100,1000; add 10000 for "
+                             "500,000 pieces: about two minutes more and 1 GB)")
+    parser.add_argument("--curve-only", action="store_true", help="only the scale curve")
     args = parser.parse_args()
-    print("resolve(): time and peak memory of one update, every player ordering (goal: 1,000 players "
-          "in under 1 s)")
-    for layout in LAYOUTS:
-        measure(100, 5_000, 1 if args.quick else 5, layout)
-        if not args.quick:
-            large = measure(1_000, 50_000, 5, layout)
-            measure_board_growth(large, 100, 5, layout)
+    sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
+    if not args.curve_only:
+        print("resolve(): time and peak memory of one update, every player ordering (goal: 1,000 players "
+              "in under 1 s)")
+        for layout in LAYOUTS:
+            measure(100, 5_000, 1 if args.quick else 5, layout)
+            if not args.quick:
+                large = measure(1_000, 50_000, 5, layout)
+                measure_board_growth(large, 100, 5, layout)
+    curve([100] if args.quick else sizes, 1 if args.quick else 3)
 
 
 if __name__ == "__main__":

@@ -58,6 +58,7 @@ class AbilityEffects:
         self._passable: dict[Square, bool] = {}
         self._witches_near: dict[Square, tuple[Piece, ...]] = {}
         self._witch_zone: set[Square] | None = None   # every square next to an active witch
+        self._zone_threshold: int | None = None
 
     def _same_side(self, a: Piece, b: Piece) -> bool:
         return a.owner is not None and b.owner is not None and not self.position.enemies(a.owner, b.owner)
@@ -101,7 +102,7 @@ class AbilityEffects:
         known = self._witches_near.get(square)
         if known is None:
             zone = self._witch_zone
-            if zone is None and len(self._witches_near) >= _WITCH_ZONE_AFTER:
+            if zone is None and len(self._witches_near) >= self._zone_after():
                 zone = self._witch_zone = {(w.square[0] + dx, w.square[1] + dy)
                                            for letter in self.witches for w in self.board.of_kind(letter)
                                            if not w.disabled for dx, dy in _NEIGHBOURS}
@@ -117,6 +118,15 @@ class AbilityEffects:
                         found.append(piece)
             known = self._witches_near[square] = tuple(found)
         return known
+
+    def _zone_after(self) -> int:
+        """How many squares asked about make mapping every witch's neighbours cheaper than asking
+        square by square: at least _WITCH_ZONE_AFTER, and the number of witches on the board (on a
+        500,000-piece board, a 1,000-order update asks about fewer squares than there are witches)."""
+        if self._zone_threshold is None:
+            self._zone_threshold = max(_WITCH_ZONE_AFTER, sum(len(self.board.of_kind(letter))
+                                                              for letter in self.witches))
+        return self._zone_threshold
 
     def _next_to_witch_of(self, square: Square, mover: Piece) -> bool:
         """A piece next to a (non-disabled) witch is transparent to her side, except to her."""
