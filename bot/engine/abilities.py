@@ -102,7 +102,8 @@ class AbilityEffects:
         known = self._witches_near.get(square)
         if known is None:
             zone = self._witch_zone
-            if zone is None and len(self._witches_near) >= self._zone_after():
+            asked = len(self._witches_near)
+            if zone is None and asked >= _WITCH_ZONE_AFTER and asked >= self._zone_after():
                 zone = self._witch_zone = {(w.square[0] + dx, w.square[1] + dy)
                                            for letter in self.witches for w in self.board.of_kind(letter)
                                            if not w.disabled for dx, dy in _NEIGHBOURS}
@@ -121,8 +122,9 @@ class AbilityEffects:
 
     def _zone_after(self) -> int:
         """How many squares asked about make mapping every witch's neighbours cheaper than asking
-        square by square: at least _WITCH_ZONE_AFTER, and the number of witches on the board (on a
-        500,000-piece board, a 1,000-order update asks about fewer squares than there are witches)."""
+        square by square: the number of witches on the board (on a 500,000-piece board, a
+        1,000-order update asks about fewer squares than there are witches). Counted once, and
+        only by a position asked about _WITCH_ZONE_AFTER squares (a lifted view counts by scanning)."""
         if self._zone_threshold is None:
             self._zone_threshold = max(_WITCH_ZONE_AFTER, sum(len(self.board.of_kind(letter))
                                                               for letter in self.witches))

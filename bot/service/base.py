@@ -8,6 +8,7 @@ are validated against it, the update resolves it, and views draw it.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import socket
 import uuid
@@ -29,7 +30,7 @@ from .rulebook import Rulebook
 from .settings import GameSettings, Schedule
 
 __all__ = ["ServiceBase", "Clock", "utc_now", "process_holder", "with_joiners", "is_row_number", "departed",
-           "OrderContext", "OrdersBarrier", "position_token"]
+           "OrderContext", "OrdersBarrier", "position_token", "frozen"]
 
 Clock = Callable[[], datetime]
 
@@ -63,6 +64,19 @@ def departed(player, game: Game) -> str:
     if player.departure == "replaced":
         return f"a moderator gave your seat in game {game.id} ({game.name}) to another member"
     return f"a moderator removed you from game {game.id} ({game.name})"
+
+
+def frozen(work, *args):
+    """``work(*args)`` with every object that exists before it out of the garbage collector's
+    reach while it runs (``gc.freeze``; given back after, whatever happens). Run in a thread on a
+    large game, each full collection the work triggers would walk the whole heap (the positions
+    loaded: hundreds of thousands of objects) holding the interpreter lock, and so stall the event
+    loop for a tenth of a second or more; and it would slow the work itself."""
+    gc.freeze()
+    try:
+        return work(*args)
+    finally:
+        gc.unfreeze()
 
 
 def process_holder() -> str:
@@ -216,7 +230,7 @@ class ServiceBase:
         if cached is not None and cached[0] == key:
             return cached[1]
         # off the event loop: a 50,000-piece state takes half a second to read
-        state = await asyncio.to_thread(serialize.loads, await q.snapshot_state(game.id, *key))
+        state = await asyncio.to_thread(frozen, serialize.loads, await q.snapshot_state(game.id, *key))
         self._states[game.id] = (key, state)
         return state
 

@@ -10,7 +10,6 @@ so an update is never lost and never resolved twice.
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import logging
 import os
@@ -31,7 +30,7 @@ from bot.render.timelapse import Extent
 from bot.store import Game
 
 from .actors import Moderator, require_moderator
-from .base import ServiceBase, is_row_number, position_token, with_joiners
+from .base import ServiceBase, frozen, is_row_number, position_token, with_joiners
 from .errors import InvalidInput, NotFound, WrongTime
 from .faults import fault_point
 from .posts import update_posts
@@ -60,17 +59,6 @@ def resolve_frozen(ruleset, state: GameState, orders, seed):
     see benchmarks/resolve.py). The result is the same either way; the objects are handed back to
     the collector afterwards."""
     return frozen(resolve, ruleset, state, orders, seed)
-
-
-def frozen(work, *args):
-    """``work(*args)`` with every object that exists before it out of the garbage collector's
-    reach (see :func:`resolve_frozen`): run in a thread, a full collection of a large game's heap
-    would also hold the interpreter lock, and so the event loop, for a tenth of a second or more."""
-    gc.freeze()
-    try:
-        return work(*args)
-    finally:
-        gc.unfreeze()
 
 
 @dataclass(frozen=True, slots=True)
