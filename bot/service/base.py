@@ -191,14 +191,19 @@ class ServiceBase:
             self.on_schedule_change(game_id)
 
     async def _game(self, q: Queries, game_id: int) -> Game:
-        if isinstance(game_id, bool) or not isinstance(game_id, int):
-            raise NotFound(f"{str(game_id)[:40]!r} is not a game number")
-        if not is_row_number(game_id):
-            raise NotFound(f"there is no game {str(game_id)[:20]}...", hint="/game list shows the games of this server")
+        self._require_game_number(game_id)
         game = await q.game(game_id)
         if game is None:
             raise NotFound(f"there is no game {game_id}", hint="/game list shows the games of this server")
         return game
+
+    @staticmethod
+    def _require_game_number(game_id) -> None:
+        """Refuse what cannot be a game's id (``True`` is not game 1)."""
+        if isinstance(game_id, bool) or not isinstance(game_id, int):
+            raise NotFound(f"{str(game_id)[:40]!r} is not a game number")
+        if not is_row_number(game_id):
+            raise NotFound(f"there is no game {str(game_id)[:20]}...", hint="/game list shows the games of this server")
 
     @staticmethod
     def _require_live(game: Game) -> None:

@@ -208,6 +208,7 @@ class OrderCases(ServiceBase):
             raise InvalidInput(f"an order comes from one of {', '.join(SOURCES)}, not {source!r}")
         if not isinstance(text, str):
             raise InvalidInput("an order must be text")
+        self._require_game_number(game_id)      # before it keys a queue: True would be game 1's
         loop = asyncio.get_running_loop()
         submission = _Submission(user_id, text, source, actor, loop.create_future())
         self._check_ahead(game_id, submission)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import NotAllowed, OrderRefused, WrongTime
+from bot.service import NotAllowed, NotFound, OrderRefused, WrongTime
 from bot.store.queries import Queries
 
 from .conftest import MODERATOR
@@ -236,3 +236,14 @@ async def test_a_kicked_player_checked_ahead_is_refused_by_the_group(table, sour
     await table.service.kick(game.id, user_id=3, actor=MODERATOR)
     await table.refused(table.service.submit_order(game.id, user_id=3, text="K(0,10)-(0,11)", source=source),
                         NotAllowed, "removed you")
+
+
+@pytest.mark.parametrize("game_id", [True, 1.0, "1", 2**70])
+async def test_what_is_not_a_game_number_never_joins_a_games_group(table, game_id):
+    game = await table.playing_game()
+    assert game.id == 1
+    outcomes = await asyncio.gather(table.service.submit_order(game.id, user_id=1, text="K(0,0)-(0,1)"),
+                                    table.service.submit_order(game_id, user_id=2, text="K(10,0)-(11,0)"),
+                                    return_exceptions=True)
+    assert outcomes[0].canonical == "K(0,0)-(0,1)" and isinstance(outcomes[1], NotFound)
+    assert await live(table, game.id, game.update_no) == {1: "K(0,0)-(0,1)"}
