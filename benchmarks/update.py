@@ -160,7 +160,7 @@ async def after_restart(store: Store, game_id: int, user_ids: dict[str, int]) ->
     service = Service(store)
     game = await service.get_game(game_id)
     async with service.store.snapshot_read() as q:
-        state = serialize.loads(await q.snapshot_state(game.id, game.snapshot_update, game.snapshot_revision))
+        state = serialize.loads((await q.snapshot(game.id, game.snapshot_update, game.snapshot_revision)).state)
     name, text = next(iter(orders_for(state, random.Random(9)).items()))
     service = Service(store)
     with LoopWatch() as watch:
