@@ -1,0 +1,201 @@
+"""Two bot processes on one database, under faults (issue 26 item 4).
+
+Each test runs real OS processes (``tests/faults/worker.py``: its own event loop, Store, Service and
+publisher) on one shared database and reads the outcome from the database at the end:
+
+1. a burst of orders from 1,000 players, half through each process at the same instant: every order
+   is confirmed once and stored once, none lost, duplicated or reordered (D6);
+2. duplicate deadline triggers: both processes resolve the same update at the same moment, several
+   times each, and the scheduler's deadline job fires twice in each: one resolution, one set of posts;
+3. a process killed with SIGKILL in the middle of an update (at each fault point of
+   ``bot/service/faults.py``, or at a random moment): the other process, or a restart of the killed
+   one, picks the update up; it is resolved exactly once, no order is lost, and every post is
+   delivered exactly once (one file per post identity, made exclusively: a second delivery is seen).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter, defaultdict
+
+import pytest
+
+from .conftest import at, check_posts_delivered_once, deliveries
+
+PLAYERS = 1000
+SMALL = 12              # players of the games whose updates are resolved (each update draws their boards)
+FIRST_USER = 1000
+
+
+def king(index: int, players: int) -> tuple[int, int]:
+    per_row = int(players ** 0.5) + 1
+    return (index % per_row) * 4, (index // per_row) * 4
+
+
+def order_rows(facts: dict, update: int) -> dict[int, list[dict]]:
+    """The stored orders of ``update`` per player, in the order they were stored."""
+    rows = defaultdict(list)
+    for order in facts["orders"]:
+        if order["update"] == update:
+            rows[order["user"]].append(order)
+    return rows
+
+
+def test_a_thousand_players_order_at_once_through_two_processes(shared_url, tmp_path, processes):
+    a = processes(shared_url, "A", tmp_path, offset_hours=0)
+    game = a.ask(do="setup", players=PLAYERS)["game"]
+    b = processes(shared_url, "B", tmp_path, offset_hours=0)
+
+    # each player's first order is their king's placement; every fourth sends a second one at once,
+    # which must win (D6); even players order through A, odd ones through B
+    burst = {"A": [], "B": []}
+    for index in range(PLAYERS):
+        x, y = king(index, PLAYERS)
+        orders = [f"K({x},{y})"] + ([f"K({x},{y + 1})"] if index % 4 == 0 else [])
+        burst["A" if index % 2 == 0 else "B"].extend([FIRST_USER + index, text] for text in orders)
+    start = at(1.0)
+    a.send(do="submit", game=game, orders=burst["A"], at=start)
+    b.send(do="submit", game=game, orders=burst["B"], at=start)
+    answers = {"A": a.answer(), "B": b.answer()}
+
+    # then some players change their minds through the other process (a DM reaching another shard)
+    later = {"A": [], "B": []}
+    for index in range(3, PLAYERS, 10):
+        x, y = king(index, PLAYERS)
+        later["B" if index % 2 == 0 else "A"].append([FIRST_USER + index, f"K({x + 1},{y})"])
+    afterwards = {"A": a.ask(do="submit", game=game, orders=later["A"]),
+                  "B": b.ask(do="submit", game=game, orders=later["B"])}
+
+    made = sum(len(orders) for orders in burst.values())
+    seconds = max(answer["seconds"] for answer in answers.values())
+    print(f"\n{shared_url.split(':')[0]}: {made} orders from {PLAYERS} players through 2 processes confirmed in "
+          f"{seconds:.2f} s: {made / seconds:,.0f} orders/s")
+
+    receipts = defaultdict(list)             # per player, in the order each was made
+    for round_ in (answers, afterwards):
+        for name in ("A", "B"):
+            for receipt in round_[name]["receipts"]:
+                assert "error" not in receipt, receipt
+                assert receipt["update"] == 1
+                receipts[receipt["user"]].append(receipt)
+    assert len(receipts) == PLAYERS
+    for user, theirs in receipts.items():
+        # each receipt names the order it replaced: the player's previous one, whichever process took it
+        assert [r["replaced"] for r in theirs] == [None] + [r["canonical"] for r in theirs[:-1]], user
+
+    facts = a.ask(do="facts", game=game)
+    stored = order_rows(facts, 1)
+    assert set(stored) == set(receipts)
+    for user, theirs in receipts.items():
+        rows = stored[user]
+        # stored once each, in the order confirmed; the last one is the player's order (D6)
+        assert [row["canonical"] for row in rows] == [r["canonical"] for r in theirs], user
+        assert [row["status"] for row in rows] == ["superseded"] * (len(rows) - 1) + ["pending"], user
+    assert sum(len(rows) for rows in stored.values()) == made + sum(len(o) for o in later.values())
+
+
+def small_game(url, out, processes) -> tuple[int, dict[str, str]]:
+    """A game of ``SMALL`` players whose update 1 (the kings' placements) is resolved and whose
+    update 2 has an order from every player but the last two, sent through two processes at once;
+    its deadline is due for the processes the tests start next. Returns the game and the orders."""
+    setup = processes(url, "setup", out, offset_hours=0)
+    game = setup.ask(do="setup", players=SMALL, placed=True)["game"]
+    other = processes(url, "setup-2", out, offset_hours=0)
+    orders = {}
+    sent = {setup: [], other: []}
+    for index in range(SMALL - 2):
+        x, y = king(index, SMALL)
+        orders[f"P{index:04d}"] = f"K({x},{y})-({x + 1},{y})"
+        sent[setup if index % 2 else other].append([FIRST_USER + index, orders[f"P{index:04d}"]])
+    start = at(0.5)
+    for process, batch in sent.items():
+        process.send(do="submit", game=game, orders=batch, at=start)
+    for process in sent:
+        assert all("error" not in r for r in process.answer()["receipts"])
+        process.close()
+    return game, orders
+
+
+def check_resolved_once(facts: dict, update: int, orders: dict[str, str]) -> None:
+    """``update`` was resolved exactly once, with every order sent for it, and announced once."""
+    assert facts["game"]["update"] == update + 1 and facts["game"]["claimed_by"] is None
+    resolutions = [s for s in facts["snapshots"] if s["update"] == update and s["reason"] == "update"]
+    assert len(resolutions) == 1, f"update {update} resolved {len(resolutions)} times"
+    assert resolutions[0]["orders"] == orders, "the update resolved every order sent, and only those"
+    rows = order_rows(facts, update)
+    assert sorted(row["canonical"] for rows_ in rows.values() for row in rows_) == sorted(orders.values())
+    assert {row["status"] for rows_ in rows.values() for row in rows_} == {"resolved"}
+    posts = [(p["kind"], p["recipient"], p["filename"]) for p in facts["posts"] if p["update"] == update]
+    assert Counter(posts).most_common(1)[0][1] == 1, f"update {update} was announced twice: {sorted(posts)}"
+    assert sum(1 for kind, _, _ in posts if kind == "board") == 1
+
+
+def test_duplicate_deadline_triggers_in_two_processes_resolve_once(shared_url, tmp_path, processes):
+    game, orders = small_game(shared_url, tmp_path, processes)
+    a, b = processes(shared_url, "A", tmp_path), processes(shared_url, "B", tmp_path)
+    start = at(1.0)
+    # in each process: resolve_if_due four times and the scheduler's deadline job twice, all at once
+    for process in (a, b):
+        process.send(do="resolve", game=game, update=2, times=4, jobs=2, at=start)
+    outcomes = a.answer()["outcomes"] + b.answer()["outcomes"]
+    resolved = [o for o in outcomes if o.endswith("resolved") and "already" not in o]
+    assert len(resolved) == 1, outcomes
+    assert set(outcomes) - set(resolved) <= {"busy", "already_resolved", "job: busy", "job: already_resolved",
+                                             "job: nothing due (None)"}, outcomes
+
+    a.ask(do="deliver")
+    facts = b.ask(do="facts", game=game)
+    check_resolved_once(facts, 2, orders)
+    check_posts_delivered_once(tmp_path, facts)
+
+
+#: (how the process dies, who picks its update up): each fault point with the other process there,
+#: two with the killed process started again instead, and SIGKILLs at moments drawn from a seed
+KILLS = ([(point, "other") for point in ("after_claim", "after_engine", "after_commit", "mid_publish")]
+         + [("after_claim", "restart"), ("mid_publish", "restart")]
+         + [(f"random-{seed}", "other" if seed % 2 else "restart") for seed in (1, 2, 3, 4)])
+#: the longest wait for the update to be picked up after a kill
+PICK_UP_LIMIT = 60.0
+
+
+@pytest.mark.parametrize("death, pickup", KILLS, ids=[f"{d}-{p}" for d, p in KILLS])
+def test_a_process_killed_mid_update_loses_nothing(shared_url, tmp_path, processes, death, pickup):
+    game, orders = small_game(shared_url, tmp_path, processes)
+    at_random = death.startswith("random")
+    a = processes(shared_url, "A", tmp_path, fault=None if at_random else (death, 2))
+    other = processes(shared_url, "B", tmp_path) if pickup == "other" else None
+
+    a.send(do="resolve_and_deliver", game=game, update=2)
+    if at_random:
+        # anywhere from before the claim to the last post (A takes about a second for all of it)
+        time.sleep(random.Random(death).uniform(0.0, 1.5))
+        finished_first = a.answered()
+        killed_at = a.kill()
+    else:
+        finished_first = False
+        killed_at = a.died()
+
+    picker = other or processes(shared_url, "A-restarted", tmp_path)
+    picked = picker.ask(do="resolve_until", game=game, update=2, limit=PICK_UP_LIMIT)
+    assert picked["outcomes"][-1] in ("resolved", "already_resolved"), picked
+    if death in ("after_claim", "after_engine"):
+        # the dead process held the claim: the update is resolved by the one that picks it up
+        assert picked["outcomes"][-1] == "resolved", picked
+        print(f"\n{shared_url.split(':')[0]}: killed {death}, picked up by {pickup} "
+              f"{picked['at'] - killed_at:.2f} s after the kill ({picked['attempts']} attempts)")
+    elif death in ("after_commit", "mid_publish"):
+        assert picked["outcomes"] == ["already_resolved"], picked
+    picker.ask(do="deliver")
+
+    facts = picker.ask(do="facts", game=game)
+    check_resolved_once(facts, 2, orders)
+    # a kill between a post's publication and its being marked sent publishes it again (the
+    # publisher absorbs it: Discord's nonce, the file publisher's rewrite); nothing else is repeated
+    may_repeat = death == "mid_publish" or (at_random and not finished_first)
+    repeats = check_posts_delivered_once(tmp_path, facts, repeats_allowed=1 if may_repeat else 0)
+    if death == "mid_publish":
+        assert len(repeats) == 1 and repeats[0]["process"] != "A", repeats
+    for repeat in repeats:
+        assert any(d["first"] and d["process"] == "A" and d["path"] == repeat["path"]
+                   for d in deliveries(tmp_path)), "only the post the killed process was delivering is repeated"
