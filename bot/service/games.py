@@ -89,7 +89,7 @@ class GameCases(ServiceBase):
                         schedule: str | Schedule | None = None, name: str | None = None) -> Game:
         """Change settings, the schedule or the name. A new schedule takes effect from the next deadline,
         unless the game has none yet (manual until now), when the deadline is set from now."""
-        async with self.lock_for(game_id):
+        async with self._after_orders(game_id), self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
                 actor_id = require_moderator(actor, game.guild_id, "change a game's settings")
@@ -186,7 +186,7 @@ class GameCases(ServiceBase):
 
     async def pause_game(self, game_id: int, *, actor: Moderator, reason: str = "") -> Game:
         """Stop the clock: no deadline falls while paused; resuming shifts it by the paused time."""
-        async with self.lock_for(game_id):
+        async with self._after_orders(game_id), self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
                 actor_id = require_moderator(actor, game.guild_id, "pause a game")
@@ -224,7 +224,7 @@ class GameCases(ServiceBase):
         return game
 
     async def end_game(self, game_id: int, *, actor: Moderator, reason: str = "") -> Game:
-        async with self.lock_for(game_id):
+        async with self._after_orders(game_id), self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
                 actor_id = require_moderator(actor, game.guild_id, "end a game")

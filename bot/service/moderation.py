@@ -59,7 +59,7 @@ class ModerationCases(ServiceBase):
                     *, also=None) -> Game:
         """Apply ``change`` to a copy of the working state and store it as a new revision; ``also``
         (``async (queries, game)``) does the rest of the use case in the same transaction."""
-        async with self.lock_for(game_id):
+        async with self._after_orders(game_id), self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
                 actor_id = require_moderator(actor, game.guild_id, _EDITS[action])

@@ -121,7 +121,7 @@ class OversightCases(ServiceBase):
         """Undo the last moderator edit of the current position: its position before the edit
         becomes a new revision (audited as ``undo``, announced). Refused when the current position
         is an update's own (nothing edited since it resolved, or every edit undone already)."""
-        async with self.lock_for(game_id):
+        async with self._after_orders(game_id), self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
                 actor_id = require_moderator(actor, game.guild_id, "undo a moderator edit")
@@ -177,7 +177,7 @@ class OversightCases(ServiceBase):
         order is cancelled and they are told, privately; the new member is told by direct message."""
         if not is_row_number(user_id):
             raise InvalidInput(f"{str(user_id)[:20]!r} is not a user id")
-        async with self.lock_for(game_id):
+        async with self._after_orders(game_id), self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
                 actor_id = require_moderator(actor, game.guild_id, "give a player's seat to another member")

@@ -247,3 +247,64 @@ async def test_what_is_not_a_game_number_never_joins_a_games_group(table, game_i
                                     return_exceptions=True)
     assert outcomes[0].canonical == "K(0,0)-(0,1)" and isinstance(outcomes[1], NotFound)
     assert await live(table, game.id, game.update_no) == {1: "K(0,0)-(0,1)"}
+
+
+class CountingLock(asyncio.Lock):
+    """The game's lock, counting how many times it was asked for (to know who waits for it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+
+    async def acquire(self):
+        self.asked += 1
+        return await super().acquire()
+
+
+async def until(condition) -> None:
+    for _ in range(5000):
+        if condition():
+            return
+        await asyncio.sleep(0.001)
+    raise AssertionError("never came")
+
+
+@pytest.mark.parametrize("action", ["kick", "end_game"])
+async def test_a_kick_or_an_end_comes_after_the_orders_sent_before_it_and_before_those_sent_after(table, action):
+    """While a group is waiting for the game's lock (held by another use case), Cleo sends an order,
+    then a moderator kicks her (or ends the game), then Cleo and Bob send orders. Cleo's first order
+    is written before the kick, which then cancels it, as if each had taken the lock in turn; the
+    orders sent after the kick are refused (Cleo: removed; the game: ended) or kept (Bob)."""
+    service = table.service
+    game = await table.playing_game()
+    await service.submit_order(game.id, user_id=1, text="K(0,0)-(0,1)")     # the position is known
+    lock = service._locks[game.id] = CountingLock()
+    await lock.acquire()
+    queue = lambda: service._order_queues.get(game.id, ())      # noqa: E731
+    first = asyncio.create_task(service.submit_order(game.id, user_id=1, text="K(0,0)-(1,0)"))
+    await until(lambda: lock.asked == 2)        # the writer holds Alice's group, waiting for the lock
+    before = asyncio.create_task(service.submit_order(game.id, user_id=3, text="K(0,10)-(1,10)"))
+    await until(lambda: len(queue()) == 1)
+    if action == "kick":
+        moderator = asyncio.create_task(service.kick(game.id, user_id=3, actor=MODERATOR))
+    else:
+        moderator = asyncio.create_task(service.end_game(game.id, actor=MODERATOR))
+    await until(lambda: lock.asked == 3 or len(queue()) == 2)      # the moderator's use case waits its turn
+    after = [asyncio.create_task(service.submit_order(game.id, user_id=3, text="K(0,10)-(0,11)")),
+             asyncio.create_task(service.submit_order(game.id, user_id=2, text="K(10,0)-(11,0)"))]
+    await asyncio.sleep(0.01)
+    lock.release()
+    outcomes = await asyncio.gather(first, before, moderator, *after, return_exceptions=True)
+    assert outcomes[0].canonical == "K(0,0)-(1,0)"
+    assert outcomes[1].canonical == "K(0,10)-(1,10)"          # written before the kick or the end
+    assert not isinstance(outcomes[2], BaseException), outcomes[2]
+    orders = [(o.user_id, o.canonical, o.status) for o in await table.orders(game.id, game.update_no)]
+    assert (3, "K(0,10)-(1,10)", "cancelled") in orders       # then cancelled by it
+    if action == "kick":
+        assert isinstance(outcomes[3], NotAllowed) and "removed you" in str(outcomes[3])
+        assert outcomes[4].canonical == "K(10,0)-(11,0)"
+        assert await live(table, game.id, game.update_no) == {1: "K(0,0)-(1,0)", 2: "K(10,0)-(11,0)"}
+    else:
+        assert isinstance(outcomes[3], WrongTime) and isinstance(outcomes[4], WrongTime)
+        assert await live(table, game.id, game.update_no) == {}
+    assert all(user != 3 or status != "pending" for user, _, status in orders)
