@@ -1,32 +1,48 @@
-"""The SQLite database: opening it, migrating it, and transactions.
+"""The database: one interface, two back ends, one schema with numbered migrations.
 
-One :class:`Store` per process holds two aiosqlite connections to one file in WAL mode: a writer,
-used only inside :meth:`Store.transaction` (``BEGIN IMMEDIATE``, one at a time in this process;
-other processes wait up to ``busy_timeout``), and a reader for :meth:`Store.snapshot_read`, which
-sees the last committed state and never waits for a writer. Queries live in :mod:`.queries`.
+``Store.open(url)`` opens (creating or upgrading) the database a URL names:
+
+- ``sqlite:///relative/path.sqlite3``, ``sqlite:////absolute/path.sqlite3`` or a plain file path:
+  the embedded SQLite back end (:mod:`.sqlite`), one process on one machine;
+- ``postgresql://user[:password]@host:port/database``: PostgreSQL through an asyncpg pool
+  (:mod:`.postgres`), for several bot processes on several machines.
+
+Both keep the same meaning: :meth:`Store.transaction` is one write transaction, and only one runs
+at a time across every process using the database (the service reads, decides and writes in it);
+:meth:`Store.snapshot_read` is a consistent read of the last committed state that never waits for a
+writer. Both run the same schema files (translated for PostgreSQL by :mod:`.portable`) and the same
+queries (:mod:`.queries`, ``?`` placeholders). See docs/store.md.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from importlib import resources
 from pathlib import Path
-from typing import AsyncIterator
-
-import aiosqlite
+from urllib.parse import urlsplit, urlunsplit
 
 from .queries import Queries
 
-__all__ = ["Store", "StoreError", "migrations", "SCHEMA_VERSION"]
+__all__ = ["Store", "StoreError", "StoreUnavailable", "IntegrityError", "migrations", "SCHEMA_VERSION",
+           "parse_url", "redact"]
 
 BUSY_TIMEOUT_MS = 10_000
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
 class StoreError(RuntimeError):
-    """The database cannot be used: a file that is not ours, or one newer than this code."""
+    """The database cannot be used: one that cannot be reached, is not ours, or is newer than this code."""
+
+
+class StoreUnavailable(StoreError):
+    """The database server cannot be reached (down, restarting, or the connection was cut).
+    A transaction that raises this wrote nothing, unless it was cut while committing."""
+
+
+class IntegrityError(StoreError):
+    """A write the schema refuses (a unique index, a foreign key, a check), on either back end."""
 
 
 def migrations() -> list[tuple[int, str, str]]:
@@ -46,108 +62,85 @@ def migrations() -> list[tuple[int, str, str]]:
 SCHEMA_VERSION = len(migrations())
 
 
-async def _configure(connection: aiosqlite.Connection) -> None:
-    await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    await connection.execute("PRAGMA foreign_keys = ON")
-    await connection.execute("PRAGMA synchronous = NORMAL")   # safe in WAL: a crash loses no commit
+def parse_url(target: str | Path) -> tuple[str, str]:
+    """``("sqlite", path)`` or ``("postgresql", url)`` for a store URL or a plain file path.
+    Raises :class:`StoreError` for another scheme or a URL without its path."""
+    if isinstance(target, Path):
+        return "sqlite", str(target)
+    text = str(target)
+    scheme, separator, rest = text.partition("://")
+    if not separator:
+        if not text:
+            raise StoreError("the store needs a URL or a file path, not an empty text")
+        return "sqlite", text
+    scheme = scheme.lower()
+    if scheme == "sqlite":
+        if not rest.startswith("/") or rest == "/":
+            raise StoreError(f"a SQLite URL is sqlite:///relative/path or sqlite:////absolute/path, not {text!r}")
+        return "sqlite", rest[1:]
+    if scheme in ("postgresql", "postgres"):
+        if not urlsplit(text).path.strip("/"):
+            raise StoreError(f"the PostgreSQL URL {redact(text)} names no database "
+                             "(postgresql://user[:password]@host:port/database)")
+        return "postgresql", text
+    raise StoreError(f"the store URL {redact(text)} has the scheme {scheme!r}; "
+                     "use sqlite:///path or postgresql://user[:password]@host:port/database")
 
 
-async def _migrate(connection: aiosqlite.Connection, path: str) -> None:
-    async with connection.execute("PRAGMA user_version") as cursor:
-        (current,) = await cursor.fetchone()
-    steps = migrations()
-    if current > len(steps):
-        raise StoreError(f"{path} has schema version {current}, newer than this code's {len(steps)}; "
-                         "upgrade Skirmish before opening it")
-    for version, name, sql in steps[current:]:
-        # executescript commits first, so each migration runs in a transaction of its own
-        await connection.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {version};\nCOMMIT;")
+def redact(url: str) -> str:
+    """``url`` with its password, if any, replaced by ``***`` (for messages and logs)."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        user = parts.username or ""
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+        return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+    except ValueError:                         # not a URL we can take apart: show only its scheme
+        return url.split("://", 1)[0] + "://***"
 
 
 class Store:
-    """The database of one process. Open with :meth:`open`, close with :meth:`close`."""
+    """The database of one process. Open with :meth:`open`, close with :meth:`close`.
 
-    def __init__(self, path: str, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
-        self.path = path
-        self._writer = writer
-        self._reader = reader
-        self._write_lock = asyncio.Lock()
-        self._read_lock = asyncio.Lock()
+    The back ends subclass it: :class:`bot.store.sqlite.SqliteStore` and
+    :class:`bot.store.postgres.PostgresStore`."""
+
+    #: "sqlite" or "postgresql"
+    backend: str = ""
+    #: where the database is, for messages (a PostgreSQL URL without its password)
+    location: str = ""
 
     @classmethod
-    async def open(cls, path: str | Path) -> "Store":
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
-        path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        writer = await aiosqlite.connect(path, isolation_level=None)
-        try:
-            writer.row_factory = aiosqlite.Row
-            await _configure(writer)
-            async with writer.execute("PRAGMA journal_mode = WAL") as cursor:
-                await cursor.fetchone()
-            await _migrate(writer, path)
-            reader = await aiosqlite.connect(path, isolation_level=None)
-        except aiosqlite.DatabaseError as exc:
-            await writer.close()
-            raise StoreError(f"{path} is not a Skirmish database: {exc}") from None
-        except BaseException:
-            await writer.close()
-            raise
-        reader.row_factory = aiosqlite.Row
-        await _configure(reader)
-        return cls(path, writer, reader)
+    async def open(cls, target: str | Path) -> "Store":
+        """Open (creating if needed) the database ``target`` names (a URL or a plain SQLite file path)
+        and bring its schema up to date. Raises :class:`StoreError` when it cannot be used."""
+        backend, where = parse_url(target)
+        if backend == "sqlite":
+            from .sqlite import SqliteStore
+            return await SqliteStore.connect(where)
+        from .postgres import PostgresStore
+        return await PostgresStore.connect(where)
 
     async def close(self) -> None:
-        async with self._write_lock:
-            await self._writer.close()
-        async with self._read_lock:
-            await self._reader.close()
+        raise NotImplementedError
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Queries]:
-        """One write transaction: committed when the block ends, rolled back if it raises.
+    def transaction(self) -> AbstractAsyncContextManager[Queries]:
+        """One write transaction: committed when the block ends, rolled back if it raises. One at a
+        time across every process of the database; its ``on_commit`` callbacks run after the commit."""
+        raise NotImplementedError
 
-        BEGIN, COMMIT and ROLLBACK run to completion even when the task is cancelled meanwhile
-        (aiosqlite would run them later anyway), so a cancelled task never leaves the connection
-        inside a transaction."""
-        async with self._write_lock:
-            await _begin(self._writer, "BEGIN IMMEDIATE")
-            queries = Queries(self._writer)
-            try:
-                yield queries
-            except BaseException:
-                await _to_completion(self._writer.execute("ROLLBACK"))
-                raise
-            await _to_completion(self._writer.execute("COMMIT"))
-        for callback in queries.on_commit:
-            callback()
-
-    @asynccontextmanager
-    async def snapshot_read(self) -> AsyncIterator[Queries]:
-        """A consistent read of the last committed state (a deferred read transaction)."""
-        async with self._read_lock:
-            await _begin(self._reader, "BEGIN")
-            try:
-                yield Queries(self._reader, read_only=True)
-            finally:
-                await _to_completion(self._reader.execute("ROLLBACK"))
+    def snapshot_read(self) -> AbstractAsyncContextManager[Queries]:
+        """A consistent read of the last committed state; never waits for a writer."""
+        raise NotImplementedError
 
 
-async def _to_completion(awaitable):
+async def to_completion(awaitable):
     """Await ``awaitable`` to its end even if this task is cancelled meanwhile, then re-raise."""
     future = asyncio.ensure_future(awaitable)
     try:
         return await asyncio.shield(future)
     except asyncio.CancelledError:
         await future
-        raise
-
-
-async def _begin(connection: aiosqlite.Connection, statement: str) -> None:
-    try:
-        await _to_completion(connection.execute(statement))
-    except asyncio.CancelledError:
-        if connection.in_transaction:
-            await _to_completion(connection.execute("ROLLBACK"))
         raise

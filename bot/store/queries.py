@@ -2,17 +2,30 @@
 
 The service never writes SQL; it calls these inside :meth:`Store.transaction`. Values go in as
 parameters, never into the text, so a player's name is only ever data.
+
+The same text runs on both back ends (docs/store.md): ``?`` placeholders (numbered for PostgreSQL by
+the back end); ``INSERT ... RETURNING id`` for a new row's id; :meth:`Queries._write`'s count of
+changed rows; ``ON CONFLICT`` instead of ``INSERT OR ...``; ``lower(column) = ?`` with
+:func:`~bot.store.portable.fold_case` instead of ``COLLATE NOCASE``; text orders by code point on both
+(PostgreSQL's text columns are ``COLLATE "C"``). Parameters have the column's type (an ``int`` for an
+INTEGER column, never a ``bool``; a ``str`` for TEXT): PostgreSQL does not convert them.
 """
 
 from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-import aiosqlite
+from .portable import fold_case
+from .records import (AuditEntry, Game, OrderRow, PlayerRow, Post, ServiceRow, Snapshot, from_millis, to_millis,
+                      to_text, to_time)
 
-from .records import (AuditEntry, Game, OrderRow, PlayerRow, Post, Snapshot, to_text, to_time)
+if TYPE_CHECKING:
+    from bot.shards import Shards
+
+if TYPE_CHECKING:
+    from bot.shards import Shards
 
 __all__ = ["Queries"]
 
@@ -37,6 +50,16 @@ _CHUNK = 500
 
 def _chunks(values: list) -> Iterable[list]:
     return (values[start:start + _CHUNK] for start in range(0, len(values), _CHUNK))
+
+
+def _owned(owned: Shards | None) -> tuple[str, list[int]]:
+    """The SQL condition on ``guild_id`` for the servers ``owned`` holds ("" for every server)."""
+    return ("", []) if owned is None else owned.sql("guild_id")
+
+
+def _owned(owned: Shards | None) -> tuple[str, list[int]]:
+    """The SQL condition on ``guild_id`` for the servers ``owned`` holds ("" for every server)."""
+    return ("", []) if owned is None else owned.sql("guild_id")
 
 
 def _game(row) -> Game:
@@ -76,52 +99,62 @@ def _post(row) -> Post:
                 recipient=row["recipient"], body=row["body"], attachment=row["attachment"], filename=row["filename"],
                 created_at=to_time(row["created_at"]), attempts=row["attempts"], last_error=row["last_error"],
                 next_attempt_at=to_time(row["next_attempt_at"]), sent_at=to_time(row["sent_at"]),
-                message_id=row["message_id"], state=row["state"])
+                message_id=row["message_id"], state=row["state"], post_no=row["post_no"])
 
 
 class Queries:
     """The statements, bound to one connection inside one transaction."""
 
-    def __init__(self, connection: aiosqlite.Connection, read_only: bool = False) -> None:
+    def __init__(self, connection, read_only: bool = False) -> None:
+        #: the back end's connection: ``fetchone``, ``fetchall``, ``execute`` (rows changed) and
+        #: ``executemany`` (bot.store.sqlite.SqliteConnection, bot.store.postgres.PostgresConnection)
         self._db = connection
         self.read_only = read_only
         #: called after the transaction commits (not after a rollback): e.g. wake the publisher
         self.on_commit: list = []
 
     async def _one(self, sql: str, params: Iterable = ()):
-        async with self._db.execute(sql, tuple(params)) as cursor:
-            return await cursor.fetchone()
+        """The first row (``row["column"]`` or ``row[0]``), or None."""
+        return await self._db.fetchone(sql, tuple(params))
 
     async def _all(self, sql: str, params: Iterable = ()) -> list:
-        async with self._db.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
+        return list(await self._db.fetchall(sql, tuple(params)))
 
-    async def _write(self, sql: str, params: Iterable = ()) -> aiosqlite.Cursor:
+    async def _write(self, sql: str, params: Iterable = ()) -> int:
+        """Run a write; how many rows it changed (inserted, updated or deleted)."""
         if self.read_only:
             raise RuntimeError("a write inside a read-only snapshot")
-        cursor = await self._db.execute(sql, tuple(params))
-        await cursor.close()
-        return cursor
+        return await self._db.execute(sql, tuple(params))
+
+    async def _insert(self, sql: str, params: Iterable = ()) -> int:
+        """Run an ``INSERT ... RETURNING id``; the new row's id."""
+        if self.read_only:
+            raise RuntimeError("a write inside a read-only snapshot")
+        return (await self._db.fetchone(sql, tuple(params)))[0]
 
     # ------------------------------------------------------------------ games
     async def insert_game(self, *, name: str, ruleset: str, guild_id: int, channel_id: int, seed: str,
                           settings: dict, schedule: dict, created_at: datetime, created_by: int) -> int:
-        cursor = await self._write(
+        return await self._insert(
             "INSERT INTO games (name, ruleset, guild_id, channel_id, seed, settings, schedule, created_at, created_by)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (name, ruleset, guild_id, channel_id, seed, json.dumps(settings, sort_keys=True),
              json.dumps(schedule, sort_keys=True), to_text(created_at), created_by))
-        return cursor.lastrowid
 
     async def game(self, game_id: int) -> Game | None:
         row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
         return None if row is None else _game(row)
 
     async def games(self, *, guild_id: int | None = None, channel_id: int | None = None,
-                    statuses: Iterable[str] = ("setup", "running", "paused")) -> list[Game]:
+                    statuses: Iterable[str] = ("setup", "running", "paused"), owned: Shards | None = None) -> list[Game]:
+        """Games by status, by id; ``owned``: only those of the servers these shards hold."""
         statuses = tuple(statuses)
         sql = f"SELECT * FROM games WHERE status IN ({', '.join('?' * len(statuses))})"
         params: list[Any] = list(statuses)
+        condition, values = _owned(owned)
+        if condition:
+            sql += f" AND {condition}"
+            params.extend(values)
         if guild_id is not None:
             sql += " AND guild_id = ?"
             params.append(guild_id)
@@ -140,11 +173,79 @@ class Queries:
 
     async def claim(self, game_id: int, update_no: int, holder: str, now: datetime) -> bool:
         """Take the right to resolve ``update_no``: true for exactly one caller, however many try."""
-        cursor = await self._write(
+        changed = await self._write(
             "UPDATE games SET claimed_by = ?, claimed_at = ?, locked = 1"
             " WHERE id = ? AND update_no = ? AND status = 'running' AND claimed_by IS NULL",
             (holder, to_text(now), game_id, update_no))
-        return cursor.rowcount == 1
+        return changed == 1
+
+    async def hold_claim(self, game_id: int, update_no: int, holder: str) -> bool:
+        """Whether ``holder`` still holds the claim on ``update_no`` (the fence of an update's storing
+        transaction). The statement writes the row, so from here to the commit nobody else can take
+        the claim over (PostgreSQL: the row lock; SQLite: the write lock)."""
+        changed = await self._write("UPDATE games SET claimed_by = claimed_by WHERE id = ? AND update_no = ?"
+                                   " AND claimed_by = ?", (game_id, update_no, holder))
+        return changed == 1
+
+    async def release_claim(self, game_id: int, update_no: int, holder: str) -> bool:
+        """Give ``holder``'s claim on ``update_no`` back (nothing if it is not theirs any more)."""
+        changed = await self._write("UPDATE games SET claimed_by = NULL, claimed_at = NULL WHERE id = ?"
+                                   " AND update_no = ? AND claimed_by = ?", (game_id, update_no, holder))
+        return changed == 1
+
+    async def dead_claims(self, alive_since: datetime, game_id: int | None = None) -> list[tuple]:
+        """The claims whose holder has no row in ``services`` or beat last before ``alive_since``:
+        ``(game id, update, holder, host, pid, last heartbeat)`` by game id (host, pid and heartbeat
+        None for a holder without a row)."""
+        sql = ("SELECT games.id, games.update_no, games.claimed_by, services.host, services.pid,"
+               " services.heartbeat_at FROM games LEFT JOIN services ON services.identity = games.claimed_by"
+               " WHERE games.claimed_by IS NOT NULL AND (services.identity IS NULL OR services.heartbeat_at < ?)")
+        params: list[Any] = [to_millis(alive_since)]
+        if game_id is not None:
+            sql += " AND games.id = ?"
+            params.append(game_id)
+        rows = await self._all(sql + " ORDER BY games.id", params)
+        return [(row[0], row[1], row[2], row[3], row[4], None if row[5] is None else from_millis(row[5]))
+                for row in rows]
+
+    async def free_dead_claim(self, game_id: int, holder: str, alive_since: datetime) -> bool:
+        """Free ``holder``'s claim on the game if the holder is still dead (no row in ``services``, or
+        no beat since ``alive_since``) and the claim still theirs: one statement, so a holder that
+        beats meanwhile keeps it."""
+        changed = await self._write(
+            "UPDATE games SET claimed_by = NULL, claimed_at = NULL WHERE id = ? AND claimed_by = ?"
+            " AND NOT EXISTS (SELECT 1 FROM services WHERE services.identity = games.claimed_by"
+            " AND services.heartbeat_at >= ?)", (game_id, holder, to_millis(alive_since)))
+        return changed == 1
+
+    # ------------------------------------------------------------------ running services
+    async def register_service(self, *, identity: str, host: str, pid: int, started_at: datetime,
+                               now: datetime) -> None:
+        """The service's row, made, or beating again (a service taken for dead comes back)."""
+        await self._write("INSERT INTO services (identity, host, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)"
+                          " ON CONFLICT (identity) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
+                          (identity, host, pid, to_text(started_at), to_millis(now)))
+
+    async def beat(self, identity: str, now: datetime) -> bool:
+        """The service's heartbeat; False if it has no row (it was taken for dead and removed)."""
+        changed = await self._write("UPDATE services SET heartbeat_at = ? WHERE identity = ?",
+                                   (to_millis(now), identity))
+        return changed == 1
+
+    async def remove_service(self, identity: str) -> None:
+        await self._write("DELETE FROM services WHERE identity = ?", (identity,))
+
+    async def remove_dead_services(self, alive_since: datetime) -> int:
+        """Forget the services that have not beaten since ``alive_since`` (their claims are free anyway)."""
+        changed = await self._write("DELETE FROM services WHERE heartbeat_at < ?", (to_millis(alive_since),))
+        return changed
+
+    async def services(self) -> list[ServiceRow]:
+        """The services with a row, oldest first."""
+        rows = await self._all("SELECT * FROM services ORDER BY started_at, identity")
+        return [ServiceRow(identity=row["identity"], host=row["host"], pid=row["pid"],
+                           started_at=to_time(row["started_at"]), heartbeat_at=from_millis(row["heartbeat_at"]))
+                for row in rows]
 
     # ------------------------------------------------------------------ players
     async def insert_player(self, *, game_id: int, user_id: int, name: str, colour: str, joined_at: datetime,
@@ -165,25 +266,27 @@ class Queries:
 
     async def player_named(self, game_id: int, name: str) -> PlayerRow | None:
         """The player of that name (without regard to case): the one who plays it now, else one who did."""
-        row = await self._one("SELECT * FROM players WHERE game_id = ? AND name = ? COLLATE NOCASE"
-                              " ORDER BY status = 'joined' DESC, joined_at DESC LIMIT 1", (game_id, name))
+        row = await self._one("SELECT * FROM players WHERE game_id = ? AND lower(name) = ?"
+                              " ORDER BY status = 'joined' DESC, joined_at DESC LIMIT 1", (game_id, fold_case(name)))
         return None if row is None else _player(row)
 
     async def player_with_colour(self, game_id: int, colour: str) -> PlayerRow | None:
-        row = await self._one("SELECT * FROM players WHERE game_id = ? AND colour = ? COLLATE NOCASE",
-                              (game_id, colour))
+        row = await self._one("SELECT * FROM players WHERE game_id = ? AND lower(colour) = ?",
+                              (game_id, fold_case(colour)))
         return None if row is None else _player(row)
 
     async def players(self, game_id: int, *, include_kicked: bool = False) -> list[PlayerRow]:
+        """The game's players by name, in code-point order (sorted here, not by the database's collation:
+        posts list them, and they must list them alike on every back end)."""
         sql = "SELECT * FROM players WHERE game_id = ?" + ("" if include_kicked else " AND status = 'joined'")
-        return [_player(row) for row in await self._all(sql + " ORDER BY name", (game_id,))]
+        return sorted((_player(row) for row in await self._all(sql, (game_id,))), key=lambda p: (p.name, p.user_id))
 
     async def joined_since(self, game_id: int, update_no: int) -> list[tuple[str, str]]:
-        """``(name, colour)`` by name of the joined players whose ``joined_update`` is ``update_no`` or later
-        (read by every order: the players a snapshot of update ``update_no - 1`` may lack)."""
+        """``(name, colour)`` by name (code-point order) of the joined players whose ``joined_update`` is
+        ``update_no`` or later (read by every order: the players a snapshot of update ``update_no - 1`` may lack)."""
         rows = await self._all("SELECT name, colour FROM players WHERE game_id = ? AND status = 'joined'"
-                               " AND joined_update >= ? ORDER BY name", (game_id, update_no))
-        return [(row[0], row[1]) for row in rows]
+                               " AND joined_update >= ?", (game_id, update_no))
+        return sorted((row[0], row[1]) for row in rows)
 
     async def games_of_user(self, user_id: int) -> list[Game]:
         rows = await self._all("SELECT games.* FROM games JOIN players ON players.game_id = games.id"
@@ -207,11 +310,10 @@ class Queries:
     # ------------------------------------------------------------------ orders
     async def insert_order(self, *, game_id: int, update_no: int, user_id: int, text: str, canonical: str | None,
                            source: str, submitted_at: datetime, status: str = "pending") -> int:
-        cursor = await self._write(
+        return await self._insert(
             "INSERT INTO orders (game_id, update_no, user_id, text, canonical, source, submitted_at, status)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (game_id, update_no, user_id, text, canonical, source, to_text(submitted_at), status))
-        return cursor.lastrowid
 
     async def live_order(self, game_id: int, update_no: int, user_id: int) -> OrderRow | None:
         row = await self._one("SELECT * FROM orders WHERE game_id = ? AND update_no = ? AND user_id = ?"
@@ -287,9 +389,8 @@ class Queries:
         await self._write("UPDATE orders SET status = ?, refusal = ? WHERE id = ?", (status, refusal, order_id))
 
     async def move_orders(self, game_id: int, update_no: int, from_status: str, to_status: str) -> int:
-        cursor = await self._write("UPDATE orders SET status = ? WHERE game_id = ? AND update_no = ? AND status = ?",
-                                   (to_status, game_id, update_no, from_status))
-        return cursor.rowcount
+        return await self._write("UPDATE orders SET status = ? WHERE game_id = ? AND update_no = ? AND status = ?",
+                                 (to_status, game_id, update_no, from_status))
 
     # ------------------------------------------------------------------ snapshots
     async def insert_snapshot(self, *, game_id: int, update_no: int, revision: int, base_revision: int | None,
@@ -349,19 +450,31 @@ class Queries:
         return row[0]
 
     async def roll_back_after(self, game_id: int, update_no: int) -> int:
-        cursor = await self._write("UPDATE snapshots SET rolled_back = 1 WHERE game_id = ? AND update_no > ?"
-                                   " AND rolled_back = 0", (game_id, update_no))
-        return cursor.rowcount
+        return await self._write("UPDATE snapshots SET rolled_back = 1 WHERE game_id = ? AND update_no > ?"
+                                 " AND rolled_back = 0", (game_id, update_no))
 
     # ------------------------------------------------------------------ outbox
     async def insert_post(self, *, game_id: int, update_no: int, kind: str, created_at: datetime, body: str = "",
                           recipient: int | None = None, attachment: bytes | None = None,
                           filename: str | None = None) -> int:
-        cursor = await self._write(
-            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, update_no, kind, recipient, body, attachment, filename, to_text(created_at)))
-        return cursor.lastrowid
+        """One post; its id. Its number (``post_no``) is the game's next (:meth:`_post_numbers`)."""
+        number = await self._post_numbers(game_id, 1)
+        return await self._insert(
+            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at, post_no)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (game_id, update_no, kind, recipient, body, attachment, filename, to_text(created_at), number))
+
+    async def _post_numbers(self, game_id: int, count: int) -> int:
+        """Take ``count`` post numbers of the game (its row's ``post_count``); the first of them.
+        In the transaction that writes the posts: a rolled-back or killed one takes none, so the
+        numbers, unlike the database's ids, have no gaps and come out alike on every back end."""
+        if self.read_only:
+            raise RuntimeError("a write inside a read-only snapshot")
+        row = await self._one("UPDATE games SET post_count = post_count + ? WHERE id = ? RETURNING post_count",
+                              (count, game_id))
+        if row is None:
+            raise LookupError(f"no game {game_id} to number its posts")
+        return row[0] - count + 1
 
     async def insert_posts(self, *, game_id: int, created_at: datetime,
                            posts: Iterable[tuple[int, str, str, bytes | None, str | None, int | None]]) -> None:
@@ -369,20 +482,26 @@ class Queries:
         recipient)`` each (an update's posts: one statement for a thousand private reports)."""
         if self.read_only:
             raise RuntimeError("a write inside a read-only snapshot")
+        posts = list(posts)
+        if not posts:
+            return
         created = to_text(created_at)
+        first = await self._post_numbers(game_id, len(posts))
         await self._db.executemany(
-            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, update_no, kind, recipient, body, attachment, filename, created)
-             for update_no, kind, body, attachment, filename, recipient in posts])
+            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at, post_no)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, update_no, kind, recipient, body, attachment, filename, created, first + index)
+             for index, (update_no, kind, body, attachment, filename, recipient) in enumerate(posts)])
 
-    async def due_posts(self, now: datetime, limit: int = 50) -> list[Post]:
+    async def due_posts(self, now: datetime, limit: int = 50, owned: Shards | None = None) -> list[Post]:
         """Unsent posts due now, in id order. A parked post is never due (a moderator asks for it
         again). A post waits behind an earlier unsent one to the same place (the game's channel, or
         the same player, or the game's team threads) that failed and waits for its retry, so each
         place reads its posts in order; posts to other places go on (a team thread the bot may not
-        manage yet holds up no board)."""
-        rows = await self._all("SELECT * FROM outbox AS post WHERE sent_at IS NULL AND state <> 'parked'"
+        manage yet holds up no board). ``owned``: only posts of games of the servers these shards hold."""
+        condition, values = _owned(owned)
+        mine = f" AND post.game_id IN (SELECT id FROM games WHERE {condition})" if condition else ""
+        rows = await self._all("SELECT * FROM outbox AS post WHERE sent_at IS NULL AND state <> 'parked'" + mine +
                                " AND (next_attempt_at IS NULL OR next_attempt_at <= ?)"
                                " AND NOT EXISTS (SELECT 1 FROM outbox AS earlier WHERE earlier.sent_at IS NULL"
                                " AND earlier.state <> 'parked' AND earlier.game_id = post.game_id"
@@ -391,23 +510,26 @@ class Queries:
                                " OR (earlier.recipient IS NULL AND post.recipient IS NULL))"
                                " AND (earlier.kind = 'team_threads') = (post.kind = 'team_threads'))"
                                " ORDER BY id LIMIT ?",
-                               (to_text(now), to_text(now), limit))
+                               (*values, to_text(now), to_text(now), limit))
         return [_post(row) for row in rows]
 
     async def unsent_count(self) -> int:
         row = await self._one("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
         return row[0]
 
-    async def next_retry_at(self) -> datetime | None:
-        row = await self._one("SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL AND state <> 'parked'")
+    async def next_retry_at(self, owned: Shards | None = None) -> datetime | None:
+        condition, values = _owned(owned)
+        mine = f" AND game_id IN (SELECT id FROM games WHERE {condition})" if condition else ""
+        row = await self._one("SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL AND state <> 'parked'"
+                              + mine, values)
         return to_time(row[0])
 
     async def mark_sent(self, post_id: int, at: datetime, message_id: str | None) -> bool:
         """True the first time only: a post is marked sent exactly once (its successful attempt counted)."""
-        cursor = await self._write("UPDATE outbox SET sent_at = ?, message_id = ?, attempts = attempts + 1,"
-                                   " state = 'sent' WHERE id = ? AND sent_at IS NULL",
-                                   (to_text(at), message_id, post_id))
-        return cursor.rowcount == 1
+        changed = await self._write("UPDATE outbox SET sent_at = ?, message_id = ?, attempts = attempts + 1,"
+                                    " state = 'sent' WHERE id = ? AND sent_at IS NULL",
+                                    (to_text(at), message_id, post_id))
+        return changed == 1
 
     async def mark_failed(self, post_id: int, error: str, retry_at: datetime, *, state: str = "pending") -> None:
         """One failed attempt: retried at ``retry_at``; ``state`` 'pending' or 'waiting'."""
@@ -462,13 +584,16 @@ class Queries:
 
     async def insert_frame(self, *, game_id: int, update_no: int, revision: int, label: str, extent, bounds,
                            region, png: bytes) -> None:
-        await self._write("INSERT OR REPLACE INTO timelapse_frames (game_id, update_no, revision, label, extent,"
-                          " bounds, region, png) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        await self._write("INSERT INTO timelapse_frames (game_id, update_no, revision, label, extent, bounds, region,"
+                          " png) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, update_no, revision) DO UPDATE"
+                          " SET label = excluded.label, extent = excluded.extent, bounds = excluded.bounds,"
+                          " region = excluded.region, png = excluded.png",
                           (game_id, update_no, revision, label, *(None if v is None else json.dumps(v)
                                                                   for v in (extent, bounds, region)), png))
 
     async def owe_timelapse(self, game_id: int, update_no: int, at: datetime) -> None:
-        await self._write("INSERT OR IGNORE INTO timelapses (game_id, update_no, owed_since) VALUES (?, ?, ?)",
+        await self._write("INSERT INTO timelapses (game_id, update_no, owed_since) VALUES (?, ?, ?)"
+                          " ON CONFLICT (game_id) DO NOTHING",
                           (game_id, update_no, to_text(at)))
 
     async def owed_timelapse(self, game_id: int) -> int | None:
@@ -476,16 +601,18 @@ class Queries:
         row = await self._one("SELECT update_no FROM timelapses WHERE game_id = ? AND post_id IS NULL", (game_id,))
         return None if row is None else row[0]
 
-    async def games_owing_timelapses(self) -> list[int]:
-        return [row[0] for row in await self._all("SELECT game_id FROM timelapses WHERE post_id IS NULL"
-                                                  " ORDER BY game_id")]
+    async def games_owing_timelapses(self, owned: Shards | None = None) -> list[int]:
+        condition, values = _owned(owned)
+        mine = f" AND game_id IN (SELECT id FROM games WHERE {condition})" if condition else ""
+        return [row[0] for row in await self._all("SELECT game_id FROM timelapses WHERE post_id IS NULL" + mine
+                                                  + " ORDER BY game_id", values)]
 
     async def timelapse_made(self, game_id: int, post_id: int | None) -> bool:
         """Mark the owed timelapse made (``post_id``: its outbox row; 0 when there was nothing to
         show). True the first time only."""
-        cursor = await self._write("UPDATE timelapses SET post_id = ? WHERE game_id = ? AND post_id IS NULL",
-                                   (post_id, game_id))
-        return cursor.rowcount == 1
+        changed = await self._write("UPDATE timelapses SET post_id = ? WHERE game_id = ? AND post_id IS NULL",
+                                    (post_id, game_id))
+        return changed == 1
 
     # ------------------------------------------------------------------ team threads
     async def team_members(self, game_id: int) -> dict[int, str]:
@@ -501,9 +628,10 @@ class Queries:
                               (game_id, user_id, team))
 
     async def team_threads(self, game_id: int) -> dict[str, int | None]:
-        """Each team of the game that has had players: its thread's id (None: not made yet)."""
-        rows = await self._all("SELECT team, thread_id FROM team_threads WHERE game_id = ? ORDER BY team", (game_id,))
-        return {row[0]: row[1] for row in rows}
+        """Each team of the game that has had players, by name (code-point order): its thread's id (None:
+        not made yet)."""
+        rows = await self._all("SELECT team, thread_id FROM team_threads WHERE game_id = ?", (game_id,))
+        return {row[0]: row[1] for row in sorted(rows, key=lambda row: row[0])}
 
     async def note_team(self, game_id: int, team: str) -> None:
         """Remember that ``team`` has had players (its thread, if any, is kept)."""

@@ -1,12 +1,12 @@
-"""A task cancelled in the middle of a transaction never leaves the connection inside one."""
+"""A task cancelled in the middle of a transaction never leaves the connection inside one (both back ends)."""
 
 import asyncio
 
 from bot.store import Store
 
 
-async def test_cancelled_transactions_and_reads_leave_the_store_usable(tmp_path):
-    store = await Store.open(tmp_path / "s.sqlite3")
+async def test_cancelled_transactions_and_reads_leave_the_store_usable(store_url):
+    store = await Store.open(store_url)
     try:
         async def write_forever():
             while True:

@@ -1,0 +1,155 @@
+"""The SQLite back end (aiosqlite): one file in WAL mode.
+
+One :class:`SqliteStore` per process holds two connections: a writer, used only inside
+:meth:`~SqliteStore.transaction` (``BEGIN IMMEDIATE``, one at a time in this process; other processes
+wait up to ``busy_timeout``), and a reader for :meth:`~SqliteStore.snapshot_read`, which sees the
+last committed state and never waits for a writer. The schema's version is ``PRAGMA user_version``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import AsyncIterator, Iterable
+
+import aiosqlite
+
+from .database import BUSY_TIMEOUT_MS, IntegrityError, Store, StoreError, migrations, to_completion
+from .queries import Queries
+
+__all__ = ["SqliteStore"]
+
+
+class SqliteConnection:
+    """What :class:`~bot.store.queries.Queries` asks of a connection, on aiosqlite."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._connection = connection
+
+    async def fetchone(self, sql: str, params: Iterable = ()):
+        try:
+            async with self._connection.execute(sql, tuple(params)) as cursor:
+                return await cursor.fetchone()
+        except sqlite3.IntegrityError as exc:         # an INSERT ... RETURNING
+            raise IntegrityError(str(exc)) from exc
+
+    async def fetchall(self, sql: str, params: Iterable = ()) -> list:
+        async with self._connection.execute(sql, tuple(params)) as cursor:
+            return list(await cursor.fetchall())
+
+    async def execute(self, sql: str, params: Iterable = ()) -> int:
+        """Run one statement; how many rows it changed."""
+        try:
+            cursor = await self._connection.execute(sql, tuple(params))
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
+        count = cursor.rowcount
+        await cursor.close()
+        return count
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable]) -> None:
+        try:
+            await self._connection.executemany(sql, [tuple(row) for row in rows])
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
+
+
+async def _configure(connection: aiosqlite.Connection) -> None:
+    await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    await connection.execute("PRAGMA foreign_keys = ON")
+    await connection.execute("PRAGMA synchronous = NORMAL")   # safe in WAL: a crash loses no commit
+
+
+async def _migrate(connection: aiosqlite.Connection, path: str) -> None:
+    async with connection.execute("PRAGMA user_version") as cursor:
+        (current,) = await cursor.fetchone()
+    steps = migrations()
+    if current > len(steps):
+        raise StoreError(f"{path} has schema version {current}, newer than this code's {len(steps)}; "
+                         "upgrade Skirmish before opening it")
+    for version, name, sql in steps[current:]:
+        # executescript commits first, so each migration runs in a transaction of its own
+        await connection.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {version};\nCOMMIT;")
+
+
+class SqliteStore(Store):
+    """The SQLite database of one process."""
+
+    backend = "sqlite"
+
+    def __init__(self, path: str, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+        self.path = path
+        self.location = path
+        self._writer = writer
+        self._reader = reader
+        self._write_lock = asyncio.Lock()
+        self._read_lock = asyncio.Lock()
+
+    @classmethod
+    async def connect(cls, path: str) -> "SqliteStore":
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        writer = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            writer.row_factory = aiosqlite.Row
+            await _configure(writer)
+            async with writer.execute("PRAGMA journal_mode = WAL") as cursor:
+                await cursor.fetchone()
+            await _migrate(writer, path)
+            reader = await aiosqlite.connect(path, isolation_level=None)
+        except aiosqlite.DatabaseError as exc:
+            await writer.close()
+            raise StoreError(f"{path} is not a Skirmish database: {exc}") from None
+        except BaseException:
+            await writer.close()
+            raise
+        reader.row_factory = aiosqlite.Row
+        await _configure(reader)
+        return cls(path, writer, reader)
+
+    async def close(self) -> None:
+        async with self._write_lock:
+            await self._writer.close()
+        async with self._read_lock:
+            await self._reader.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Queries]:
+        """One write transaction: committed when the block ends, rolled back if it raises.
+
+        BEGIN, COMMIT and ROLLBACK run to completion even when the task is cancelled meanwhile
+        (aiosqlite would run them later anyway), so a cancelled task never leaves the connection
+        inside a transaction."""
+        async with self._write_lock:
+            await _begin(self._writer, "BEGIN IMMEDIATE")
+            queries = Queries(SqliteConnection(self._writer))
+            try:
+                yield queries
+            except BaseException:
+                await to_completion(self._writer.execute("ROLLBACK"))
+                raise
+            await to_completion(self._writer.execute("COMMIT"))
+        for callback in queries.on_commit:
+            callback()
+
+    @asynccontextmanager
+    async def snapshot_read(self) -> AsyncIterator[Queries]:
+        """A consistent read of the last committed state (a deferred read transaction)."""
+        async with self._read_lock:
+            await _begin(self._reader, "BEGIN")
+            try:
+                yield Queries(SqliteConnection(self._reader), read_only=True)
+            finally:
+                await to_completion(self._reader.execute("ROLLBACK"))
+
+
+async def _begin(connection: aiosqlite.Connection, statement: str) -> None:
+    try:
+        await to_completion(connection.execute(statement))
+    except asyncio.CancelledError:
+        if connection.in_transaction:
+            await to_completion(connection.execute("ROLLBACK"))
+        raise
