@@ -15,17 +15,10 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from .portable import fold_case
-from .records import (AuditEntry, Game, OrderRow, PlayerRow, Post, ServiceRow, Snapshot, from_millis, to_millis,
-                      to_text, to_time)
-
-if TYPE_CHECKING:
-    from bot.shards import Shards
-
-if TYPE_CHECKING:
-    from bot.shards import Shards
+from .records import (AuditEntry, Game, OrderRow, PlayerRow, Post, Snapshot, to_text, to_time)
 
 __all__ = ["Queries"]
 
@@ -50,16 +43,6 @@ _CHUNK = 500
 
 def _chunks(values: list) -> Iterable[list]:
     return (values[start:start + _CHUNK] for start in range(0, len(values), _CHUNK))
-
-
-def _owned(owned: Shards | None) -> tuple[str, list[int]]:
-    """The SQL condition on ``guild_id`` for the servers ``owned`` holds ("" for every server)."""
-    return ("", []) if owned is None else owned.sql("guild_id")
-
-
-def _owned(owned: Shards | None) -> tuple[str, list[int]]:
-    """The SQL condition on ``guild_id`` for the servers ``owned`` holds ("" for every server)."""
-    return ("", []) if owned is None else owned.sql("guild_id")
 
 
 def _game(row) -> Game:
@@ -99,7 +82,7 @@ def _post(row) -> Post:
                 recipient=row["recipient"], body=row["body"], attachment=row["attachment"], filename=row["filename"],
                 created_at=to_time(row["created_at"]), attempts=row["attempts"], last_error=row["last_error"],
                 next_attempt_at=to_time(row["next_attempt_at"]), sent_at=to_time(row["sent_at"]),
-                message_id=row["message_id"], state=row["state"], post_no=row["post_no"])
+                message_id=row["message_id"], state=row["state"])
 
 
 class Queries:
@@ -146,15 +129,10 @@ class Queries:
         return None if row is None else _game(row)
 
     async def games(self, *, guild_id: int | None = None, channel_id: int | None = None,
-                    statuses: Iterable[str] = ("setup", "running", "paused"), owned: Shards | None = None) -> list[Game]:
-        """Games by status, by id; ``owned``: only those of the servers these shards hold."""
+                    statuses: Iterable[str] = ("setup", "running", "paused")) -> list[Game]:
         statuses = tuple(statuses)
         sql = f"SELECT * FROM games WHERE status IN ({', '.join('?' * len(statuses))})"
         params: list[Any] = list(statuses)
-        condition, values = _owned(owned)
-        if condition:
-            sql += f" AND {condition}"
-            params.extend(values)
         if guild_id is not None:
             sql += " AND guild_id = ?"
             params.append(guild_id)
@@ -178,74 +156,6 @@ class Queries:
             " WHERE id = ? AND update_no = ? AND status = 'running' AND claimed_by IS NULL",
             (holder, to_text(now), game_id, update_no))
         return changed == 1
-
-    async def hold_claim(self, game_id: int, update_no: int, holder: str) -> bool:
-        """Whether ``holder`` still holds the claim on ``update_no`` (the fence of an update's storing
-        transaction). The statement writes the row, so from here to the commit nobody else can take
-        the claim over (PostgreSQL: the row lock; SQLite: the write lock)."""
-        changed = await self._write("UPDATE games SET claimed_by = claimed_by WHERE id = ? AND update_no = ?"
-                                   " AND claimed_by = ?", (game_id, update_no, holder))
-        return changed == 1
-
-    async def release_claim(self, game_id: int, update_no: int, holder: str) -> bool:
-        """Give ``holder``'s claim on ``update_no`` back (nothing if it is not theirs any more)."""
-        changed = await self._write("UPDATE games SET claimed_by = NULL, claimed_at = NULL WHERE id = ?"
-                                   " AND update_no = ? AND claimed_by = ?", (game_id, update_no, holder))
-        return changed == 1
-
-    async def dead_claims(self, alive_since: datetime, game_id: int | None = None) -> list[tuple]:
-        """The claims whose holder has no row in ``services`` or beat last before ``alive_since``:
-        ``(game id, update, holder, host, pid, last heartbeat)`` by game id (host, pid and heartbeat
-        None for a holder without a row)."""
-        sql = ("SELECT games.id, games.update_no, games.claimed_by, services.host, services.pid,"
-               " services.heartbeat_at FROM games LEFT JOIN services ON services.identity = games.claimed_by"
-               " WHERE games.claimed_by IS NOT NULL AND (services.identity IS NULL OR services.heartbeat_at < ?)")
-        params: list[Any] = [to_millis(alive_since)]
-        if game_id is not None:
-            sql += " AND games.id = ?"
-            params.append(game_id)
-        rows = await self._all(sql + " ORDER BY games.id", params)
-        return [(row[0], row[1], row[2], row[3], row[4], None if row[5] is None else from_millis(row[5]))
-                for row in rows]
-
-    async def free_dead_claim(self, game_id: int, holder: str, alive_since: datetime) -> bool:
-        """Free ``holder``'s claim on the game if the holder is still dead (no row in ``services``, or
-        no beat since ``alive_since``) and the claim still theirs: one statement, so a holder that
-        beats meanwhile keeps it."""
-        changed = await self._write(
-            "UPDATE games SET claimed_by = NULL, claimed_at = NULL WHERE id = ? AND claimed_by = ?"
-            " AND NOT EXISTS (SELECT 1 FROM services WHERE services.identity = games.claimed_by"
-            " AND services.heartbeat_at >= ?)", (game_id, holder, to_millis(alive_since)))
-        return changed == 1
-
-    # ------------------------------------------------------------------ running services
-    async def register_service(self, *, identity: str, host: str, pid: int, started_at: datetime,
-                               now: datetime) -> None:
-        """The service's row, made, or beating again (a service taken for dead comes back)."""
-        await self._write("INSERT INTO services (identity, host, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)"
-                          " ON CONFLICT (identity) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
-                          (identity, host, pid, to_text(started_at), to_millis(now)))
-
-    async def beat(self, identity: str, now: datetime) -> bool:
-        """The service's heartbeat; False if it has no row (it was taken for dead and removed)."""
-        changed = await self._write("UPDATE services SET heartbeat_at = ? WHERE identity = ?",
-                                   (to_millis(now), identity))
-        return changed == 1
-
-    async def remove_service(self, identity: str) -> None:
-        await self._write("DELETE FROM services WHERE identity = ?", (identity,))
-
-    async def remove_dead_services(self, alive_since: datetime) -> int:
-        """Forget the services that have not beaten since ``alive_since`` (their claims are free anyway)."""
-        changed = await self._write("DELETE FROM services WHERE heartbeat_at < ?", (to_millis(alive_since),))
-        return changed
-
-    async def services(self) -> list[ServiceRow]:
-        """The services with a row, oldest first."""
-        rows = await self._all("SELECT * FROM services ORDER BY started_at, identity")
-        return [ServiceRow(identity=row["identity"], host=row["host"], pid=row["pid"],
-                           started_at=to_time(row["started_at"]), heartbeat_at=from_millis(row["heartbeat_at"]))
-                for row in rows]
 
     # ------------------------------------------------------------------ players
     async def insert_player(self, *, game_id: int, user_id: int, name: str, colour: str, joined_at: datetime,
@@ -276,17 +186,15 @@ class Queries:
         return None if row is None else _player(row)
 
     async def players(self, game_id: int, *, include_kicked: bool = False) -> list[PlayerRow]:
-        """The game's players by name, in code-point order (sorted here, not by the database's collation:
-        posts list them, and they must list them alike on every back end)."""
         sql = "SELECT * FROM players WHERE game_id = ?" + ("" if include_kicked else " AND status = 'joined'")
-        return sorted((_player(row) for row in await self._all(sql, (game_id,))), key=lambda p: (p.name, p.user_id))
+        return [_player(row) for row in await self._all(sql + " ORDER BY name", (game_id,))]
 
     async def joined_since(self, game_id: int, update_no: int) -> list[tuple[str, str]]:
-        """``(name, colour)`` by name (code-point order) of the joined players whose ``joined_update`` is
-        ``update_no`` or later (read by every order: the players a snapshot of update ``update_no - 1`` may lack)."""
+        """``(name, colour)`` by name of the joined players whose ``joined_update`` is ``update_no`` or later
+        (read by every order: the players a snapshot of update ``update_no - 1`` may lack)."""
         rows = await self._all("SELECT name, colour FROM players WHERE game_id = ? AND status = 'joined'"
-                               " AND joined_update >= ?", (game_id, update_no))
-        return sorted((row[0], row[1]) for row in rows)
+                               " AND joined_update >= ? ORDER BY name", (game_id, update_no))
+        return [(row[0], row[1]) for row in rows]
 
     async def games_of_user(self, user_id: int) -> list[Game]:
         rows = await self._all("SELECT games.* FROM games JOIN players ON players.game_id = games.id"
@@ -457,24 +365,10 @@ class Queries:
     async def insert_post(self, *, game_id: int, update_no: int, kind: str, created_at: datetime, body: str = "",
                           recipient: int | None = None, attachment: bytes | None = None,
                           filename: str | None = None) -> int:
-        """One post; its id. Its number (``post_no``) is the game's next (:meth:`_post_numbers`)."""
-        number = await self._post_numbers(game_id, 1)
         return await self._insert(
-            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at, post_no)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (game_id, update_no, kind, recipient, body, attachment, filename, to_text(created_at), number))
-
-    async def _post_numbers(self, game_id: int, count: int) -> int:
-        """Take ``count`` post numbers of the game (its row's ``post_count``); the first of them.
-        In the transaction that writes the posts: a rolled-back or killed one takes none, so the
-        numbers, unlike the database's ids, have no gaps and come out alike on every back end."""
-        if self.read_only:
-            raise RuntimeError("a write inside a read-only snapshot")
-        row = await self._one("UPDATE games SET post_count = post_count + ? WHERE id = ? RETURNING post_count",
-                              (count, game_id))
-        if row is None:
-            raise LookupError(f"no game {game_id} to number its posts")
-        return row[0] - count + 1
+            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (game_id, update_no, kind, recipient, body, attachment, filename, to_text(created_at)))
 
     async def insert_posts(self, *, game_id: int, created_at: datetime,
                            posts: Iterable[tuple[int, str, str, bytes | None, str | None, int | None]]) -> None:
@@ -482,26 +376,20 @@ class Queries:
         recipient)`` each (an update's posts: one statement for a thousand private reports)."""
         if self.read_only:
             raise RuntimeError("a write inside a read-only snapshot")
-        posts = list(posts)
-        if not posts:
-            return
         created = to_text(created_at)
-        first = await self._post_numbers(game_id, len(posts))
         await self._db.executemany(
-            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at, post_no)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, update_no, kind, recipient, body, attachment, filename, created, first + index)
-             for index, (update_no, kind, body, attachment, filename, recipient) in enumerate(posts)])
+            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, update_no, kind, recipient, body, attachment, filename, created)
+             for update_no, kind, body, attachment, filename, recipient in posts])
 
-    async def due_posts(self, now: datetime, limit: int = 50, owned: Shards | None = None) -> list[Post]:
+    async def due_posts(self, now: datetime, limit: int = 50) -> list[Post]:
         """Unsent posts due now, in id order. A parked post is never due (a moderator asks for it
         again). A post waits behind an earlier unsent one to the same place (the game's channel, or
         the same player, or the game's team threads) that failed and waits for its retry, so each
         place reads its posts in order; posts to other places go on (a team thread the bot may not
-        manage yet holds up no board). ``owned``: only posts of games of the servers these shards hold."""
-        condition, values = _owned(owned)
-        mine = f" AND post.game_id IN (SELECT id FROM games WHERE {condition})" if condition else ""
-        rows = await self._all("SELECT * FROM outbox AS post WHERE sent_at IS NULL AND state <> 'parked'" + mine +
+        manage yet holds up no board)."""
+        rows = await self._all("SELECT * FROM outbox AS post WHERE sent_at IS NULL AND state <> 'parked'"
                                " AND (next_attempt_at IS NULL OR next_attempt_at <= ?)"
                                " AND NOT EXISTS (SELECT 1 FROM outbox AS earlier WHERE earlier.sent_at IS NULL"
                                " AND earlier.state <> 'parked' AND earlier.game_id = post.game_id"
@@ -510,18 +398,15 @@ class Queries:
                                " OR (earlier.recipient IS NULL AND post.recipient IS NULL))"
                                " AND (earlier.kind = 'team_threads') = (post.kind = 'team_threads'))"
                                " ORDER BY id LIMIT ?",
-                               (*values, to_text(now), to_text(now), limit))
+                               (to_text(now), to_text(now), limit))
         return [_post(row) for row in rows]
 
     async def unsent_count(self) -> int:
         row = await self._one("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
         return row[0]
 
-    async def next_retry_at(self, owned: Shards | None = None) -> datetime | None:
-        condition, values = _owned(owned)
-        mine = f" AND game_id IN (SELECT id FROM games WHERE {condition})" if condition else ""
-        row = await self._one("SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL AND state <> 'parked'"
-                              + mine, values)
+    async def next_retry_at(self) -> datetime | None:
+        row = await self._one("SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL AND state <> 'parked'")
         return to_time(row[0])
 
     async def mark_sent(self, post_id: int, at: datetime, message_id: str | None) -> bool:
@@ -601,11 +486,9 @@ class Queries:
         row = await self._one("SELECT update_no FROM timelapses WHERE game_id = ? AND post_id IS NULL", (game_id,))
         return None if row is None else row[0]
 
-    async def games_owing_timelapses(self, owned: Shards | None = None) -> list[int]:
-        condition, values = _owned(owned)
-        mine = f" AND game_id IN (SELECT id FROM games WHERE {condition})" if condition else ""
-        return [row[0] for row in await self._all("SELECT game_id FROM timelapses WHERE post_id IS NULL" + mine
-                                                  + " ORDER BY game_id", values)]
+    async def games_owing_timelapses(self) -> list[int]:
+        return [row[0] for row in await self._all("SELECT game_id FROM timelapses WHERE post_id IS NULL"
+                                                  " ORDER BY game_id")]
 
     async def timelapse_made(self, game_id: int, post_id: int | None) -> bool:
         """Mark the owed timelapse made (``post_id``: its outbox row; 0 when there was nothing to
@@ -628,10 +511,9 @@ class Queries:
                               (game_id, user_id, team))
 
     async def team_threads(self, game_id: int) -> dict[str, int | None]:
-        """Each team of the game that has had players, by name (code-point order): its thread's id (None:
-        not made yet)."""
-        rows = await self._all("SELECT team, thread_id FROM team_threads WHERE game_id = ?", (game_id,))
-        return {row[0]: row[1] for row in sorted(rows, key=lambda row: row[0])}
+        """Each team of the game that has had players: its thread's id (None: not made yet)."""
+        rows = await self._all("SELECT team, thread_id FROM team_threads WHERE game_id = ? ORDER BY team", (game_id,))
+        return {row[0]: row[1] for row in rows}
 
     async def note_team(self, game_id: int, team: str) -> None:
         """Remember that ``team`` has had players (its thread, if any, is kept)."""
