@@ -430,7 +430,8 @@ async def test_a_deadline_claimed_elsewhere_is_retried_later_not_dropped(bot, cl
     game_id = await new_game(bot, moved=(1,))
     clock.advance(hours=1)
     async with bot.store.transaction() as q:                      # another live host is resolving it
-        assert await q.claim(game_id, 1, "elsewhere:1:x", clock())
+        await q.register_service(identity="elsewhere-1", host="elsewhere", pid=1, started_at=clock(), now=clock())
+        assert await q.claim(game_id, 1, "elsewhere-1", clock())
     run = await bot.scheduler.run_due(game_id)
     assert run.resolution.outcome == "busy"
     assert bot.scheduler.jobs(game_id)["deadline"] == clock() + RETRY_AFTER

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
-import socket
 import uuid
 from collections import OrderedDict
 from contextlib import asynccontextmanager
@@ -29,7 +27,7 @@ from .errors import NotAllowed, NotFound, WrongTime
 from .rulebook import Rulebook
 from .settings import GameSettings, Schedule
 
-__all__ = ["ServiceBase", "Clock", "utc_now", "process_holder", "with_joiners", "is_row_number", "departed",
+__all__ = ["ServiceBase", "Clock", "utc_now", "new_identity", "with_joiners", "is_row_number", "departed",
            "OrderContext", "OrdersBarrier", "position_token", "frozen"]
 
 Clock = Callable[[], datetime]
@@ -79,9 +77,10 @@ def frozen(work, *args):
         gc.unfreeze()
 
 
-def process_holder() -> str:
-    """Who holds a claim: ``host:pid:boot`` (the boot part tells two runs of one pid apart)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+def new_identity() -> str:
+    """A running service's identity, what its claims name: unique whatever the host or the pid
+    (two services of one process, a re-created container, a reused pid; see .claims)."""
+    return uuid.uuid4().hex
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +121,8 @@ class ServiceBase:
     def __init__(self, store: Store, *, clock: Clock = utc_now, holder: str | None = None) -> None:
         self.store = store
         self.clock = clock
-        self.holder = holder or process_holder()
+        #: this service's identity: what its claims name (see .claims)
+        self.holder = holder or new_identity()
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: dict[int, tuple[tuple[int, int], GameState]] = {}
         #: order suggestions (issue 28): each player's moves per position, and each game's position

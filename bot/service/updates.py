@@ -1,10 +1,12 @@
 """The update: lock, resolve once, store, announce; extend, roll back, replay.
 
 ``resolve_if_due(game_id, update_no)`` is idempotent. It claims the game in one transaction (only
-one caller, in any process, gets the claim), runs the engine and the renderer off the event loop,
-then stores the snapshot, the orders' outcomes and every post in one transaction. A process that
-dies holding a claim leaves it stale; the next call (or :meth:`recover` at start-up) takes it over,
-so an update is never lost and never resolved twice.
+one caller, in any process, gets the claim: the claim names the service's identity), runs the
+engine and the renderer off the event loop, then stores the snapshot, the orders' outcomes and every
+post in one transaction, which first checks that the claim is still its own (fencing). A claim
+whose holder stopped beating for a lease (a killed process, a host gone; see .claims) is free: the
+next call, the heartbeat's sweep or :meth:`recover` at start-up frees it, and a live holder's claim
+is never taken over. So an update is never lost and never stored twice.
 """
 
 from __future__ import annotations
@@ -12,8 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
-import socket
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,6 +31,7 @@ from bot.store import Game
 
 from .actors import Moderator, require_moderator
 from .base import ServiceBase, frozen, is_row_number, position_token, with_joiners
+from .claims import ClaimCases
 from .errors import InvalidInput, NotFound, WrongTime
 from .faults import fault_point
 from .posts import update_posts
@@ -38,7 +39,7 @@ from .rulebook import Rulebook
 from .timelapses import Frame, TimelapseCases, update_frame
 from .views import pending_pieces
 
-__all__ = ["UpdateCases", "Resolution", "HistoryEntry", "CLAIM_LEASE", "Stages"]
+__all__ = ["UpdateCases", "Resolution", "HistoryEntry", "Stages"]
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +47,6 @@ log = logging.getLogger(__name__)
 def _placements(pieces: tuple[tuple[str, str], ...]) -> str:
     """Pieces to place, as a reminder names them: "queen +Q(x,y), knight +N(x,y)"."""
     return ", ".join(f"{name.lower()} `+{letter}(x,y)`" for letter, name in pieces)
-
-#: a claim older than this is taken over even when its holder cannot be checked (another host)
-CLAIM_LEASE = timedelta(minutes=15)
 
 
 def resolve_frozen(ruleset, state: GameState, orders, seed):
@@ -107,24 +105,6 @@ class HistoryEntry:
     reason: str
 
 
-def _holder_alive(holder: str) -> bool | None:
-    """Whether the process named by a claim still runs: True, False, or None (another host)."""
-    try:
-        host, pid, _ = holder.split(":")
-        pid_number = int(pid)
-    except ValueError:
-        return False
-    if host != socket.gethostname():
-        return None
-    try:
-        os.kill(pid_number, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 @dataclass(frozen=True, slots=True)
 class Prepared:
     """Everything the update's transaction writes that takes time to make, made off the event loop
@@ -151,28 +131,17 @@ def prepare_update(ruleset, state: GameState, new_state: GameState, report: Repo
     return Prepared(drafts, frame, serialize.dumps(new_state), json.dumps(report.to_json(), sort_keys=True))
 
 
-class UpdateCases(TimelapseCases):
+class UpdateCases(ClaimCases, TimelapseCases):
     # ------------------------------------------------------------------ claims
-    def _claim_is_stale(self, game: Game, now: datetime) -> bool:
-        if game.claimed_by is None or game.claimed_by == self.holder:
-            return False
-        alive = _holder_alive(game.claimed_by)
-        if alive is False:
-            return True
-        if alive and game.claimed_by.split(":")[1] == str(os.getpid()):
-            return True                       # this very process, from an earlier run of the service
-        return game.claimed_at is not None and now - game.claimed_at > CLAIM_LEASE
-
     async def recover(self) -> list[int]:
-        """At start-up: release the claims of dead processes; returns the games whose claim was freed.
-        Their locked orders stay locked, and the next ``resolve_if_due`` resolves the update once."""
-        freed = []
-        now = self.now()
+        """At start-up: register this service (see .claims) and free the claims of dead holders
+        (no heartbeat within the lease, or no row: a process killed, a host gone); returns the games
+        whose claim was freed. Their locked orders stay locked, and the next ``resolve_if_due``
+        resolves the update once."""
         async with self.store.transaction() as q:
-            for game in await q.games(statuses=("running", "paused")):
-                if self._claim_is_stale(game, now):
-                    await q.update_game(game.id, claimed_by=None, claimed_at=None)
-                    freed.append(game.id)
+            await self._register(q)
+            mine = {game.id for game in await q.games(statuses=("running", "paused"))}
+            freed = await self._free_dead_claims(q, mine)
             owing = await q.games_owing_timelapses()
         for game_id in owing:           # a game ended, and the process stopped before its timelapse was made
             await self.make_timelapse(game_id)
@@ -292,6 +261,15 @@ class UpdateCases(TimelapseCases):
     async def resolve_if_due(self, game_id: int, update_no: int, *, force: bool = False) -> Resolution:
         """Resolve ``update_no`` if it is the open update and its deadline has passed (or ``force``).
         Safe to call any number of times, from any number of processes: it resolves once."""
+        if (game_id, update_no) in self._resolving:        # this service is at it: a late result must not
+            return Resolution(game_id, update_no, "busy")   # find the claim renewed (see .claims)
+        self._resolving.add((game_id, update_no))
+        try:
+            return await self._resolve_claimed(game_id, update_no, force)
+        finally:
+            self._resolving.discard((game_id, update_no))
+
+    async def _resolve_claimed(self, game_id: int, update_no: int, force: bool) -> Resolution:
         stages = Stages()
         began = time.perf_counter()
         with stages("load"):
@@ -334,12 +312,14 @@ class UpdateCases(TimelapseCases):
                     return Resolution(game_id, update_no, "already_resolved")
                 if game.status != "running" or game.update_no != update_no:
                     return Resolution(game_id, update_no, "not_running")
-                if game.claimed_by is not None:
-                    if not self._claim_is_stale(game, now):
-                        return Resolution(game_id, update_no, "busy")
-                    await q.update_game(game.id, claimed_by=None, claimed_at=None)
+                if game.claimed_by == self.holder:
+                    # ours, left by a task of this service that was cancelled: none of ours is at it now
+                    await q.release_claim(game.id, update_no, self.holder)
+                elif game.claimed_by is not None and not await self._free_dead_claims(q, (game.id,)):
+                    return Resolution(game_id, update_no, "busy")          # its holder lives: never taken over
                 if not force and (game.deadline_at is None or game.deadline_at > now):
                     return Resolution(game_id, update_no, "not_due")
+                await self._register(q)                 # a claim names a live, registered service
                 if not await q.claim(game.id, update_no, self.holder, now):
                     return Resolution(game_id, update_no, "busy")
                 await q.move_orders(game.id, update_no, "pending", "locked")
@@ -356,9 +336,7 @@ class UpdateCases(TimelapseCases):
     async def _release(self, game_id: int, update_no: int) -> None:
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
-                game = await q.game(game_id)
-                if game is not None and game.claimed_by == self.holder and game.update_no == update_no:
-                    await q.update_game(game_id, claimed_by=None, claimed_at=None)
+                await q.release_claim(game_id, update_no, self.holder)
 
     async def _commit(self, game: Game, update_no: int, new_state: GameState, report: Report,
                       orders: dict[str, str], joiners, prepared: Prepared, stages: Stages | None = None
@@ -375,9 +353,14 @@ class UpdateCases(TimelapseCases):
                             orders: dict[str, str], joiners, prepared: Prepared, stages: Stages) -> bool | None:
         async with self.lock_for(game.id):
             async with self.store.transaction() as q:
-                current = await q.game(game.id)
-                if current.claimed_by != self.holder or current.update_no != update_no:
+                if not await q.hold_claim(game.id, update_no, self.holder):     # fencing (see .claims)
+                    current = await q.game(game.id)
+                    log.warning("game %s: update %s was computed but is not stored: the claim of this service (%s) "
+                                "was taken over meanwhile (%s); its result is given up", game.id, update_no,
+                                self.holder, "the update is already resolved" if current.update_no != update_no
+                                else f"now held by {current.claimed_by}" if current.claimed_by else "now free")
                     return None
+                current = await q.game(game.id)
                 now = self.now()
                 revision = await q.next_revision(game.id, update_no)
                 await q.insert_snapshot(game_id=game.id, update_no=update_no, revision=revision,

@@ -18,7 +18,8 @@ from datetime import datetime
 from typing import Any, Iterable
 
 from .portable import fold_case
-from .records import (AuditEntry, Game, OrderRow, PlayerRow, Post, Snapshot, to_text, to_time)
+from .records import (AuditEntry, Game, OrderRow, PlayerRow, Post, ServiceRow, Snapshot, from_millis, to_millis,
+                      to_text, to_time)
 
 __all__ = ["Queries"]
 
@@ -156,6 +157,74 @@ class Queries:
             " WHERE id = ? AND update_no = ? AND status = 'running' AND claimed_by IS NULL",
             (holder, to_text(now), game_id, update_no))
         return changed == 1
+
+    async def hold_claim(self, game_id: int, update_no: int, holder: str) -> bool:
+        """Whether ``holder`` still holds the claim on ``update_no`` (the fence of an update's storing
+        transaction). The statement writes the row, so from here to the commit nobody else can take
+        the claim over (PostgreSQL: the row lock; SQLite: the write lock)."""
+        changed = await self._write("UPDATE games SET claimed_by = claimed_by WHERE id = ? AND update_no = ?"
+                                    " AND claimed_by = ?", (game_id, update_no, holder))
+        return changed == 1
+
+    async def release_claim(self, game_id: int, update_no: int, holder: str) -> bool:
+        """Give ``holder``'s claim on ``update_no`` back (nothing if it is not theirs any more)."""
+        changed = await self._write("UPDATE games SET claimed_by = NULL, claimed_at = NULL WHERE id = ?"
+                                    " AND update_no = ? AND claimed_by = ?", (game_id, update_no, holder))
+        return changed == 1
+
+    async def dead_claims(self, alive_since: datetime, game_id: int | None = None) -> list[tuple]:
+        """The claims whose holder has no row in ``services`` or beat last before ``alive_since``:
+        ``(game id, update, holder, host, pid, last heartbeat)`` by game id (host, pid and heartbeat
+        None for a holder without a row)."""
+        sql = ("SELECT games.id, games.update_no, games.claimed_by, services.host, services.pid,"
+               " services.heartbeat_at FROM games LEFT JOIN services ON services.identity = games.claimed_by"
+               " WHERE games.claimed_by IS NOT NULL AND (services.identity IS NULL OR services.heartbeat_at < ?)")
+        params: list[Any] = [to_millis(alive_since)]
+        if game_id is not None:
+            sql += " AND games.id = ?"
+            params.append(game_id)
+        rows = await self._all(sql + " ORDER BY games.id", params)
+        return [(row[0], row[1], row[2], row[3], row[4], None if row[5] is None else from_millis(row[5]))
+                for row in rows]
+
+    async def free_dead_claim(self, game_id: int, holder: str, alive_since: datetime) -> bool:
+        """Free ``holder``'s claim on the game if the holder is still dead (no row in ``services``, or
+        no beat since ``alive_since``) and the claim still theirs: one statement, so a holder that
+        beats meanwhile keeps it."""
+        changed = await self._write(
+            "UPDATE games SET claimed_by = NULL, claimed_at = NULL WHERE id = ? AND claimed_by = ?"
+            " AND NOT EXISTS (SELECT 1 FROM services WHERE services.identity = games.claimed_by"
+            " AND services.heartbeat_at >= ?)", (game_id, holder, to_millis(alive_since)))
+        return changed == 1
+
+    # ------------------------------------------------------------------ running services
+    async def register_service(self, *, identity: str, host: str, pid: int, started_at: datetime,
+                               now: datetime) -> None:
+        """The service's row, made, or beating again (a service taken for dead comes back)."""
+        await self._write("INSERT INTO services (identity, host, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)"
+                          " ON CONFLICT (identity) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
+                          (identity, host, pid, to_text(started_at), to_millis(now)))
+
+    async def beat(self, identity: str, now: datetime) -> bool:
+        """The service's heartbeat; False if it has no row (it was taken for dead and removed)."""
+        changed = await self._write("UPDATE services SET heartbeat_at = ? WHERE identity = ?",
+                                    (to_millis(now), identity))
+        return changed == 1
+
+    async def remove_service(self, identity: str) -> None:
+        await self._write("DELETE FROM services WHERE identity = ?", (identity,))
+
+    async def remove_dead_services(self, alive_since: datetime) -> int:
+        """Forget the services that have not beaten since ``alive_since`` (their claims are free anyway)."""
+        changed = await self._write("DELETE FROM services WHERE heartbeat_at < ?", (to_millis(alive_since),))
+        return changed
+
+    async def services(self) -> list[ServiceRow]:
+        """The services with a row, oldest first."""
+        rows = await self._all("SELECT * FROM services ORDER BY started_at, identity")
+        return [ServiceRow(identity=row["identity"], host=row["host"], pid=row["pid"],
+                           started_at=to_time(row["started_at"]), heartbeat_at=from_millis(row["heartbeat_at"]))
+                for row in rows]
 
     # ------------------------------------------------------------------ players
     async def insert_player(self, *, game_id: int, user_id: int, name: str, colour: str, joined_at: datetime,

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
-__all__ = ["Game", "PlayerRow", "OrderRow", "Snapshot", "Post", "AuditEntry", "to_text", "to_time",
-           "GAME_STATUSES", "ORDER_STATUSES", "ORDER_SOURCES", "LIVE_ORDER_STATUSES", "POST_STATES"]
+__all__ = ["Game", "PlayerRow", "OrderRow", "Snapshot", "Post", "AuditEntry", "ServiceRow", "to_text", "to_time",
+           "to_millis", "from_millis", "GAME_STATUSES", "ORDER_STATUSES", "ORDER_SOURCES", "LIVE_ORDER_STATUSES", "POST_STATES"]
 
 GAME_STATUSES = ("setup", "running", "paused", "ended")
 ORDER_STATUSES = ("pending", "superseded", "cancelled", "locked", "resolved", "refused")
@@ -26,6 +26,20 @@ def to_text(moment: datetime | None) -> str | None:
 
 def to_time(text: str | None) -> datetime | None:
     return None if text is None else datetime.fromisoformat(text)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def to_millis(moment: datetime) -> int:
+    """Milliseconds since 1970 UTC: a time both back ends compare as a number (heartbeats)."""
+    if moment.tzinfo is None:
+        raise ValueError("times are stored in UTC and must be timezone-aware")
+    return (moment - _EPOCH) // timedelta(milliseconds=1)
+
+
+def from_millis(millis: int) -> datetime:
+    return _EPOCH + timedelta(milliseconds=millis)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,3 +146,15 @@ class AuditEntry:
     action: str
     detail: dict[str, Any]
     at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceRow:
+    """A running service (issue 26 item 5): its identity (what its claims name), where it runs (for
+    people), when it started and its last heartbeat."""
+
+    identity: str
+    host: str
+    pid: int
+    started_at: datetime
+    heartbeat_at: datetime

@@ -1,23 +1,19 @@
-"""The update: resolved once however many trigger it (one service, two processes, a dead holder);
+"""The update: resolved once however many trigger it (one service, two processes; dead holders: test_claims.py);
 extend, reminders, rollback, history and replay."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
-import socket
 import sqlite3
-import subprocess
-import sys
 from collections import Counter
 from datetime import timedelta
 
 import pytest
 
 from bot.service import Moderator, InvalidInput, NotFound, WrongTime
-from bot.service.base import process_holder
+from bot.service.base import new_identity
 from bot.service import updates
-from bot.service.updates import CLAIM_LEASE
 
 MOD = Moderator(user_id=99, guild_id=1)     # a moderator of the tests' server
 ALICE, BOB, CLEO = 1, 2, 3
@@ -102,8 +98,8 @@ async def test_two_concurrent_triggers_on_one_service_resolve_once(table):
     (None, None),                                     # two services of this process, as after a restart
 ], ids=["two hosts", "same host"])
 async def test_two_processes_on_one_file_resolve_an_update_once(table, holders):
-    first = await table.other_process(holders[0] or process_holder())
-    second = await table.other_process(holders[1] or process_holder())
+    first = await table.other_process(holders[0] or new_identity())
+    second = await table.other_process(holders[1] or new_identity())
     assert first.store is not second.store and first.holder != second.holder
     game = await table.playing_game()
     await first.submit_order(game.id, user_id=ALICE, text="K(0,0)-(0,1)")
@@ -122,48 +118,6 @@ async def test_two_processes_on_one_file_resolve_an_update_once(table, holders):
     assert await first.replay(game.id, 2) and await second.replay(game.id, 3)
     entry = await first.history(game.id, 3)
     assert [p.owner for p in entry.state.board.at((0, 2))] == ["Alice"]
-
-
-def dead_pid() -> int:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
-
-
-async def test_a_claim_left_by_a_dead_process_is_taken_over_once(table):
-    service = table.service
-    game = await table.playing_game()
-    await service.submit_order(game.id, user_id=ALICE, text="K(0,0)-(0,1)")
-    table.clock.past(game.deadline_at)
-    crashed = f"{socket.gethostname()}:{dead_pid()}:0dead0"     # claimed, then killed before committing
-    with sqlite3.connect(table.path) as connection:
-        connection.execute("UPDATE games SET claimed_by = ?, claimed_at = ?, locked = 1 WHERE id = ?",
-                           (crashed, table.clock.now.isoformat(), game.id))
-        connection.execute("UPDATE orders SET status = 'locked' WHERE status = 'pending'")
-    connection.close()
-    await table.refused(service.submit_order(game.id, user_id=BOB, text="K(10,0)-(10,1)"), WrongTime, "locked")
-
-    assert await service.recover() == [game.id]
-    assert await service.recover() == []
-    result = await service.resolve_if_due(game.id, 2)
-    assert result.resolved and "Alice: K(0,0)-(0,1) was played" in result.report.text()
-    await assert_resolved_once(table, game.id, 2)
-
-
-async def test_a_claim_held_on_another_host_waits_for_its_lease(table):
-    service = table.service
-    other = await table.other_process("elsewhere:4242:beef")
-    game = await table.playing_game()
-    await service.submit_order(game.id, user_id=ALICE, text="K(0,0)-(0,1)")
-    table.clock.past(game.deadline_at)
-    claimed = await other._claim(game.id, 2, force=False)          # the other host claims, then goes silent
-    assert isinstance(claimed, tuple), claimed                    # not a Resolution: it holds the claim
-    assert (await service.resolve_if_due(game.id, 2)).outcome == "busy"
-    assert await service.recover() == []
-    table.clock.advance(seconds=CLAIM_LEASE.total_seconds() + 1)
-    result = await service.resolve_if_due(game.id, 2)
-    assert result.resolved
-    await assert_resolved_once(table, game.id, 2)
 
 
 async def test_resolve_now_is_audited_and_refused_while_paused(table):
