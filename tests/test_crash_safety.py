@@ -95,7 +95,7 @@ def snapshots(out: Path) -> tuple[int, str]:
 
 def outbox(out: Path) -> list[tuple]:
     with sqlite3.connect(out / "skirmish.sqlite3") as db:
-        return db.execute("SELECT id, kind, update_no, recipient, body, filename FROM outbox ORDER BY id").fetchall()
+        return db.execute("SELECT post_no, kind, update_no, recipient, body, filename FROM outbox ORDER BY id").fetchall()
 
 
 def test_the_uninterrupted_run_completes(outcomes):
@@ -131,12 +131,12 @@ def test_every_post_is_delivered_exactly_once(outcomes, scenario):
     out = outcomes[scenario].out
     posts = out / "posts"
     with sqlite3.connect(out / "skirmish.sqlite3") as db:
-        rows = db.execute("SELECT id, kind, update_no, recipient, body, filename, attachment, sent_at, message_id"
+        rows = db.execute("SELECT post_no, kind, update_no, recipient, body, filename, attachment, sent_at, message_id"
                           " FROM outbox ORDER BY id").fetchall()
     expected = {}
-    for post_id, kind, update_no, recipient, body, filename, attachment, sent_at, message_id in rows:
-        assert sent_at is not None, f"post {post_id} ({kind}) was never marked sent"
-        path = post_path(SimpleNamespace(id=post_id, kind=kind, update_no=update_no, recipient=recipient,
+    for post_no, kind, update_no, recipient, body, filename, attachment, sent_at, message_id in rows:
+        assert sent_at is not None, f"post {post_no} ({kind}) was never marked sent"
+        path = post_path(SimpleNamespace(post_no=post_no, kind=kind, update_no=update_no, recipient=recipient,
                                          filename=filename))
         assert message_id == path
         assert path not in expected, f"two posts share the file {path}"

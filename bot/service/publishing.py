@@ -33,7 +33,6 @@ import hashlib
 import logging
 import os
 import re
-import tempfile
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -55,7 +54,7 @@ _EXTENSION = re.compile(r"[A-Za-z0-9]{1,8}")
 #: names Windows keeps for devices, whatever the extension
 _RESERVED_NAMES = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(10)), *(f"LPT{i}" for i in range(10))}
 
-#: kinds that are a message of their own (one file each, named by the row id)
+#: kinds that are a message of their own (one file each, named by the post's number in its game)
 _MESSAGES = ("announcement", "notice", "reminder", "team_threads")
 
 #: seconds to wait before the 1st, 2nd, ... retry of a failed post (the last one repeats)
@@ -110,7 +109,9 @@ def safe_file_name(name: str | None, default: str = "attachment") -> str:
 def post_path(post: Post) -> str:
     """Where the file publisher puts a post, relative to ``posts/`` (INTERFACES.md layout). File
     names that come from outside (a player's name in a private report's) go through
-    :func:`safe_file_name`, so the path never leaves its folder."""
+    :func:`safe_file_name`, so the path never leaves its folder. A message of its own (an
+    announcement, a notice, ...) is named by its number in the game (``post_no``), never by the
+    row's id: the same session names its posts alike on every back end and after a crash."""
     if post.kind == "timelapse":
         return "timelapse.gif"
     folder = f"{post.update_no:04d}"
@@ -119,20 +120,30 @@ def post_path(post: Post) -> str:
     if post.kind in _MESSAGES:
         where = f"{folder}/private" if post.recipient is not None else folder
         to = f"-to-{post.recipient}" if post.recipient is not None else ""
-        return f"{where}/{post.kind}-{post.id:06d}{to}.md"
+        return f"{where}/{post.kind}-{post.post_no:06d}{to}.md"
     return f"{folder}/{safe_file_name(post.filename, f'{post.kind}.md')}"
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+def partial_path(path: Path) -> Path:
+    """Where :func:`write_atomically` writes ``path`` before it is renamed into place."""
+    return path.with_name(f".{path.name}.partial")
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all: a reader, or a process killed at any point, never sees
+    half of it. The bytes go to a file beside it first (:func:`partial_path`), renamed into place.
+    That file's name is always the same, so a process killed before the rename leaves at most one,
+    which the next write of the same path (a post not marked sent is published again) replaces:
+    the tree ends up as if nothing had happened."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    temporary = partial_path(path)
     try:
-        with os.fdopen(handle, "wb") as out:
+        with open(temporary, "wb") as out:
             out.write(data)
-        os.chmod(temporary, 0o644)          # mkstemp makes 0600; posts are for everyone to read
+        os.chmod(temporary, 0o644)
         os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
 
 
@@ -156,15 +167,15 @@ class FilePublisher:
         target = self._inside(relative)
         try:
             if post.kind in _MESSAGES:
-                await asyncio.to_thread(_write_atomically, target, (post.body + "\n").encode())
+                await asyncio.to_thread(write_atomically, target, (post.body + "\n").encode())
                 if post.attachment is not None:
                     picture = self._inside(str(Path(relative).with_name(
                         f"{target.stem}-{safe_file_name(post.filename)}")))
-                    await asyncio.to_thread(_write_atomically, picture, post.attachment)
+                    await asyncio.to_thread(write_atomically, picture, post.attachment)
             elif post.attachment is not None:
-                await asyncio.to_thread(_write_atomically, target, post.attachment)
+                await asyncio.to_thread(write_atomically, target, post.attachment)
             else:
-                await asyncio.to_thread(_write_atomically, target, (post.body + "\n").encode())
+                await asyncio.to_thread(write_atomically, target, (post.body + "\n").encode())
         except OSError as exc:
             raise PublishError(f"cannot write {target}: {exc}") from exc
         return relative
@@ -191,7 +202,8 @@ class MemoryPublisher:
 
 
 class OutboxRelay:
-    """Delivers the outbox through a publisher, with retries; ``run()`` until cancelled."""
+    """Delivers the outbox through a publisher, with retries; ``run()`` until cancelled. Only the
+    posts of the games this process owns (``service.shards``): another process delivers the rest."""
 
     def __init__(self, service, publisher: Publisher, *, poll_seconds: float = 5.0) -> None:
         self.service = service
@@ -206,7 +218,7 @@ class OutboxRelay:
         tried: set[int] = set()
         while True:
             async with store.snapshot_read() as q:
-                due = [p for p in await q.due_posts(self.service.now(), limit=100)
+                due = [p for p in await q.due_posts(self.service.now(), limit=100, owned=self.service.shards)
                        if p.id not in tried and _place(p) not in held]
             if not due:
                 return delivered
@@ -291,7 +303,7 @@ class OutboxRelay:
             except Exception:          # a bug or a locked database must not stop delivery for good
                 log.exception("the outbox relay failed; retrying")
             async with self.service.store.snapshot_read() as q:
-                retry_at = await q.next_retry_at()
+                retry_at = await q.next_retry_at(owned=self.service.shards)
             timeout = self.poll_seconds
             if retry_at is not None:
                 timeout = max(0.05, min(timeout, (retry_at - self.service.now()).total_seconds()))

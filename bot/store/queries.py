@@ -83,7 +83,7 @@ def _post(row) -> Post:
                 recipient=row["recipient"], body=row["body"], attachment=row["attachment"], filename=row["filename"],
                 created_at=to_time(row["created_at"]), attempts=row["attempts"], last_error=row["last_error"],
                 next_attempt_at=to_time(row["next_attempt_at"]), sent_at=to_time(row["sent_at"]),
-                message_id=row["message_id"], state=row["state"])
+                message_id=row["message_id"], state=row["state"], post_no=row["post_no"])
 
 
 class Queries:
@@ -255,15 +255,17 @@ class Queries:
         return None if row is None else _player(row)
 
     async def players(self, game_id: int, *, include_kicked: bool = False) -> list[PlayerRow]:
+        """The game's players by name, in code-point order (sorted here, not by the database's collation:
+        posts list them, and they must list them alike on every back end)."""
         sql = "SELECT * FROM players WHERE game_id = ?" + ("" if include_kicked else " AND status = 'joined'")
-        return [_player(row) for row in await self._all(sql + " ORDER BY name", (game_id,))]
+        return sorted((_player(row) for row in await self._all(sql, (game_id,))), key=lambda p: (p.name, p.user_id))
 
     async def joined_since(self, game_id: int, update_no: int) -> list[tuple[str, str]]:
-        """``(name, colour)`` by name of the joined players whose ``joined_update`` is ``update_no`` or later
-        (read by every order: the players a snapshot of update ``update_no - 1`` may lack)."""
+        """``(name, colour)`` by name (code-point order) of the joined players whose ``joined_update`` is
+        ``update_no`` or later (read by every order: the players a snapshot of update ``update_no - 1`` may lack)."""
         rows = await self._all("SELECT name, colour FROM players WHERE game_id = ? AND status = 'joined'"
-                               " AND joined_update >= ? ORDER BY name", (game_id, update_no))
-        return [(row[0], row[1]) for row in rows]
+                               " AND joined_update >= ?", (game_id, update_no))
+        return sorted((row[0], row[1]) for row in rows)
 
     async def games_of_user(self, user_id: int) -> list[Game]:
         rows = await self._all("SELECT games.* FROM games JOIN players ON players.game_id = games.id"
@@ -434,10 +436,24 @@ class Queries:
     async def insert_post(self, *, game_id: int, update_no: int, kind: str, created_at: datetime, body: str = "",
                           recipient: int | None = None, attachment: bytes | None = None,
                           filename: str | None = None) -> int:
+        """One post; its id. Its number (``post_no``) is the game's next (:meth:`_post_numbers`)."""
+        number = await self._post_numbers(game_id, 1)
         return await self._insert(
-            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (game_id, update_no, kind, recipient, body, attachment, filename, to_text(created_at)))
+            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at, post_no)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (game_id, update_no, kind, recipient, body, attachment, filename, to_text(created_at), number))
+
+    async def _post_numbers(self, game_id: int, count: int) -> int:
+        """Take ``count`` post numbers of the game (its row's ``post_count``); the first of them.
+        In the transaction that writes the posts: a rolled-back or killed one takes none, so the
+        numbers, unlike the database's ids, have no gaps and come out alike on every back end."""
+        if self.read_only:
+            raise RuntimeError("a write inside a read-only snapshot")
+        row = await self._one("UPDATE games SET post_count = post_count + ? WHERE id = ? RETURNING post_count",
+                              (count, game_id))
+        if row is None:
+            raise LookupError(f"no game {game_id} to number its posts")
+        return row[0] - count + 1
 
     async def insert_posts(self, *, game_id: int, created_at: datetime,
                            posts: Iterable[tuple[int, str, str, bytes | None, str | None, int | None]]) -> None:
@@ -445,12 +461,16 @@ class Queries:
         recipient)`` each (an update's posts: one statement for a thousand private reports)."""
         if self.read_only:
             raise RuntimeError("a write inside a read-only snapshot")
+        posts = list(posts)
+        if not posts:
+            return
         created = to_text(created_at)
+        first = await self._post_numbers(game_id, len(posts))
         await self._db.executemany(
-            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, update_no, kind, recipient, body, attachment, filename, created)
-             for update_no, kind, body, attachment, filename, recipient in posts])
+            "INSERT INTO outbox (game_id, update_no, kind, recipient, body, attachment, filename, created_at, post_no)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, update_no, kind, recipient, body, attachment, filename, created, first + index)
+             for index, (update_no, kind, body, attachment, filename, recipient) in enumerate(posts)])
 
     async def due_posts(self, now: datetime, limit: int = 50) -> list[Post]:
         """Unsent posts due now, in id order. A parked post is never due (a moderator asks for it
@@ -580,9 +600,10 @@ class Queries:
                               (game_id, user_id, team))
 
     async def team_threads(self, game_id: int) -> dict[str, int | None]:
-        """Each team of the game that has had players: its thread's id (None: not made yet)."""
-        rows = await self._all("SELECT team, thread_id FROM team_threads WHERE game_id = ? ORDER BY team", (game_id,))
-        return {row[0]: row[1] for row in rows}
+        """Each team of the game that has had players, by name (code-point order): its thread's id (None:
+        not made yet)."""
+        rows = await self._all("SELECT team, thread_id FROM team_threads WHERE game_id = ?", (game_id,))
+        return {row[0]: row[1] for row in sorted(rows, key=lambda row: row[0])}
 
     async def note_team(self, game_id: int, team: str) -> None:
         """Remember that ``team`` has had players (its thread, if any, is kept)."""

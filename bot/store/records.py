@@ -136,6 +136,10 @@ class Post:
     message_id: str | None
     #: 'pending', 'waiting' (on access or on Discord), 'parked' (until a moderator asks) or 'sent'
     state: str = "pending"
+    #: the post's number in its game (1, 2, ...; taken from the game's row in the transaction that
+    #: wrote it): with the kind, update and recipient, its identity (the database's ``id`` is not:
+    #: a sequence skips the values a killed transaction drew)
+    post_no: int = 0
 
 
 @dataclass(frozen=True, slots=True)

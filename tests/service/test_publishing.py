@@ -209,7 +209,7 @@ async def test_a_file_publisher_that_cannot_write_is_retried(table, tmp_path):
     blocked.unlink()
     table.clock.past(post.next_attempt_at)
     assert await relay.deliver_due() == 1
-    assert (blocked / "0000" / f"announcement-{post.id:06d}.md").read_text().startswith(f"**{game.name}** has started")
+    assert (blocked / "0000" / f"announcement-{post.post_no:06d}.md").read_text().startswith(f"**{game.name}** has started")
 
 
 NASTY_NAMES = ["../../x", "../report", "..", ".", "/etc/passwd", "a/b", "C:\\x", "CON", "nul.md", "", "Ada.md\x00.png",
