@@ -154,14 +154,14 @@ class PostgresStore(Store):
                     yield queries
                 except BaseException as exc:
                     await _roll_back(connection)
-                    if isinstance(exc, _CONNECTION_ERRORS) and connection.is_closed():
+                    if isinstance(exc, _CONNECTION_ERRORS) and _is_dead(connection):
                         raise StoreUnavailable(f"the connection to {self.location} was cut; the transaction"
                                                f" wrote nothing: {_clean(exc, self._url)}") from exc
                     raise
                 try:
                     await to_completion(connection.execute("COMMIT"))
                 except _CONNECTION_ERRORS as exc:
-                    connection.terminate()
+                    _terminate(connection)
                     raise StoreUnavailable(f"the connection to {self.location} was cut while committing: {exc}"
                                            " (the transaction may or may not have been written)") from exc
             finally:
@@ -195,7 +195,7 @@ class PostgresStore(Store):
             except BaseException as exc:
                 dead = isinstance(exc, _CONNECTION_ERRORS)
                 if dead:
-                    connection.terminate()
+                    _terminate(connection)
                 else:
                     await _roll_back(connection)
                 await self._pool.release(connection)
@@ -213,16 +213,32 @@ class PostgresStore(Store):
 async def _roll_back(connection: asyncpg.Connection) -> None:
     """End the connection's transaction, whatever happens to this task meanwhile; a connection that
     cannot (its last statement was cut, the server went away) is closed, and the pool replaces it."""
-    if connection.is_closed():
+    if _is_dead(connection):
         return
     try:
         await to_completion(asyncio.wait_for(connection.execute("ROLLBACK"), timeout=30))
     except asyncio.CancelledError:
-        if not connection.is_closed() and connection.is_in_transaction():
-            connection.terminate()
+        if not _is_dead(connection) and connection.is_in_transaction():
+            _terminate(connection)
         raise
     except Exception:                        # noqa: BLE001 - any failure: the connection is not reused
+        _terminate(connection)
+
+
+def _terminate(connection: asyncpg.Connection) -> None:
+    """Close the connection at once; the pool makes a new one in its place."""
+    try:
         connection.terminate()
+    except asyncpg.InterfaceError:             # already detached by the pool: it saw it die
+        pass
+
+
+def _is_dead(connection: asyncpg.Connection) -> bool:
+    """Whether the connection is closed (the pool detaches a connection it saw die)."""
+    try:
+        return connection.is_closed()
+    except asyncpg.InterfaceError:
+        return True
 
 
 async def _migrate(pool: asyncpg.Pool, location: str) -> None:
