@@ -4,6 +4,7 @@
     python -m bot render SCENARIO [--after] --health --out FILE
     python -m bot render --pieces RULESET --out FILE
     python -m bot demo [--ruleset NAME] [--players N] [--updates N] [--seed N] [--events-from N] [--out DIR]
+                       [--store-url URL]
     python -m bot run [--config PATH]
 
 ``render`` draws a scenario's board (``--after``: the position after resolving the scenario's
@@ -15,9 +16,11 @@ print one clear message and exit with status 2. ``--out`` names a ``.png`` file,
 ``.jpeg`` one for a JPEG, in a folder that exists.
 
 ``demo`` plays an offline session with simulated players through the real service, scheduler and
-outbox (:mod:`bot.demo`): the database is ``DIR/skirmish.sqlite3``, the posts go to ``DIR/posts/``;
-it prints a summary of counts and exits with status 1 when a count the session should produce is
-zero. Run again on the same ``DIR``, it continues an unfinished session.
+outbox (:mod:`bot.demo`): the database is ``DIR/skirmish.sqlite3`` (or the one ``--store-url``
+names: ``sqlite:///PATH`` or ``postgresql://USER@HOST:PORT/DATABASE``, with the same posts), the
+posts go to ``DIR/posts/``; it prints a summary of counts and exits with status 1 when a count the
+session should produce is zero. Run again on the same ``DIR`` (and database), it continues an
+unfinished session.
 
 ``run`` runs the Discord bot (:mod:`bot.client`) with the settings of ``PATH`` (default
 ``./config.toml``; every key is in ``config.example.toml``) and the token in ``DISCORD_TOKEN``; a
@@ -257,11 +260,21 @@ def _whole(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
 
 
+def _store_url(text: str) -> str:
+    """A store URL (INTERFACES.md, "[store]"): ``sqlite:///PATH`` or ``postgresql://...``."""
+    from bot.demo.common import STORE_SCHEMES
+
+    if not text.startswith(STORE_SCHEMES) or text in STORE_SCHEMES:
+        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a store URL: write sqlite:///relative/path.sqlite3, "
+                                         "sqlite:////absolute/path.sqlite3 or postgresql://USER@HOST:PORT/DATABASE")
+    return text
+
+
 def _demo(args: argparse.Namespace) -> int:
     from bot.demo import DemoError, DemoOptions, main as play
 
     options = DemoOptions(ruleset=args.ruleset, players=args.players, updates=args.updates, seed=args.seed,
-                          out=Path(args.out), events_from=args.events_from)
+                          out=Path(args.out), events_from=args.events_from, store_url=args.store_url)
     try:
         return play(options)
     except DemoError as exc:
@@ -275,9 +288,10 @@ def _add_demo(commands) -> None:
         "demo", help="play an offline session with simulated players; posts go to files",
         description="Play a whole session with simulated players, no Discord and no token: the real "
                     "service, scheduler and outbox, deadlines a few seconds apart. The database is "
-                    "DIR/skirmish.sqlite3, every post a file under DIR/posts/. Prints a summary of counts "
-                    "and exits with status 1 when a count the session should produce is zero. Run again "
-                    "on the same DIR, it continues an unfinished session.")
+                    "DIR/skirmish.sqlite3 (or the one --store-url names: the same posts on either), every "
+                    "post a file under DIR/posts/. Prints a summary of counts and exits with status 1 when "
+                    "a count the session should produce is zero. Run again on the same DIR (and database), "
+                    "it continues an unfinished session.")
     demo.add_argument("--ruleset", default="neisg", choices=playable_presets(),
                       help="the preset to play (default: neisg)")
     demo.add_argument("--players", type=_whole, default=12, metavar="N",
@@ -288,6 +302,10 @@ def _add_demo(commands) -> None:
                       help="the update of the first event (default: the ruleset's, or earlier if the session "
                            "would end before it)")
     demo.add_argument("--out", default="demo", metavar="DIR", help="where the database and posts go (default: ./demo)")
+    demo.add_argument("--store-url", type=_store_url, default=None, metavar="URL",
+                      help="play on this database instead of DIR/skirmish.sqlite3: sqlite:///PATH (relative; "
+                           "sqlite:////PATH absolute) or postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE; the "
+                           "posts still go to DIR/posts/, the same as on SQLite")
     demo.set_defaults(run=_demo)
 
 

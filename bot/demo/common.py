@@ -9,18 +9,24 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.engine.model import Piece, Square, format_square
 from bot.engine.ruleset import Ruleset
 from bot.engine.variants import variant_for
 
-__all__ = ["DATABASE", "POSTS", "LEDGER", "INTERVAL_SECONDS", "MAX_INTERVAL_SECONDS", "GUILD_ID", "CHANNEL_ID",
-           "MODERATOR_ID", "FIRST_USER_ID", "NAMES", "DemoError", "DemoOptions", "SimulatedPlayer", "Intent",
-           "Planner", "cast", "player_rng", "move_text", "chebyshev", "join_lines"]
+__all__ = ["DATABASE", "POSTS", "LEDGER", "STORE_MARK", "STORE_SCHEMES", "INTERVAL_SECONDS", "MAX_INTERVAL_SECONDS",
+           "GUILD_ID", "CHANNEL_ID", "MODERATOR_ID", "FIRST_USER_ID", "NAMES", "DemoError", "DemoOptions",
+           "SimulatedPlayer", "Intent", "Planner", "cast", "shown_url", "player_rng", "move_text", "chebyshev",
+           "join_lines"]
 
 DATABASE = "skirmish.sqlite3"
 POSTS = "posts"
 LEDGER = "demo-ledger.json"
+#: in DIR, when the session's game lives in a database outside it (``--store-url``): which one
+STORE_MARK = "demo-store.json"
+#: the store URLs ``--store-url`` takes (INTERFACES.md, "[store]")
+STORE_SCHEMES = ("sqlite:///", "postgresql://", "postgres://")
 
 #: seconds between two deadlines: long enough for a slow machine to resolve, post and order in time
 INTERVAL_SECONDS = 3
@@ -50,6 +56,19 @@ class DemoOptions:
     out: Path = Path("demo")
     interval: int = INTERVAL_SECONDS
     events_from: int | None = None      # the first event's update; None: see first_event()
+    store_url: str | None = None        # the database (sqlite:///... or postgresql://...); None: DIR/skirmish.sqlite3
+
+    @property
+    def store(self) -> str | Path:
+        """What the store opens: ``store_url``, or the file ``DIR/skirmish.sqlite3``."""
+        return self.store_url if self.store_url is not None else Path(self.out) / DATABASE
+
+    @property
+    def store_shown(self) -> str:
+        """The database as printed: ``DIR/skirmish.sqlite3``, or the URL without its password."""
+        if self.store_url is None:
+            return str(Path(self.out) / DATABASE)
+        return shown_url(self.store_url)
 
     @property
     def game_name(self) -> str:
@@ -72,6 +91,15 @@ class DemoOptions:
         if variant.event_draws(self.updates):
             return own
         return max(2, self.updates // 4)
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be printed: a password in it becomes ``***``."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,11 +1,12 @@
 """The session driver of the demo: one game played through the service, as the bot plays it.
 
-The game is created, or the unfinished one found in ``DIR/skirmish.sqlite3`` is continued (a demo
-killed at any point resumes where it stopped). Players take their seats before the start where the
-variant seats players (arena), or join the running game when their time comes (neisg, sandbox,
-megachess). Each update's orders go in as soon as its board is posted; the real scheduler resolves
-it at its deadline (or at once, where the game resolves early); the outbox is delivered to files.
-The players' intents come from the planner of the game's family (:mod:`bot.demo.planners`).
+The game is created, or the unfinished one found in ``DIR/skirmish.sqlite3`` (or in the database
+``--store-url`` names) is continued (a demo killed at any point resumes where it stopped). Players
+take their seats before the start where the variant seats players (arena), or join the running game
+when their time comes (neisg, sandbox, megachess). Each update's orders go in as soon as its board
+is posted; the real scheduler resolves it at its deadline (or at once, where the game resolves
+early); the outbox is delivered to files. The players' intents come from the planner of the game's
+family (:mod:`bot.demo.planners`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import sys
-import tempfile
 import time
 from dataclasses import replace
 from datetime import timedelta
@@ -25,7 +24,7 @@ from bot.engine.model import format_amount
 from bot.engine.ruleset import Ruleset, load_preset
 from bot.engine.variants import variant_for
 
-from .common import (CHANNEL_ID, DATABASE, GUILD_ID, LEDGER, MAX_INTERVAL_SECONDS, MODERATOR_ID, POSTS, DemoError,
+from .common import (CHANNEL_ID, GUILD_ID, LEDGER, MAX_INTERVAL_SECONDS, MODERATOR_ID, POSTS, STORE_MARK, DemoError,
                      DemoOptions, Planner, SimulatedPlayer)
 from .planners import planner_for
 from .summary import Summary
@@ -53,14 +52,60 @@ class _Ledger:
             raise DemoError(f"cannot read {path}: {exc}") from None
 
     def record(self, update: int, **counts: int) -> None:
+        from bot.service.publishing import write_atomically
+
         self.entries[str(update)] = counts
-        handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(self.entries, out, indent=1, sort_keys=True)
-        os.replace(temporary, self.path)
+        write_atomically(self.path, json.dumps(self.entries, indent=1, sort_keys=True).encode("utf-8"))
 
     def total(self, key: str) -> int:
         return sum(entry.get(key, 0) for entry in self.entries.values())
+
+
+class _StoreMark:
+    """Which database holds the session whose posts are in DIR, when that is not ``DIR/skirmish.sqlite3``
+    (``--store-url``): DIR's ``demo-store.json``, the URL (without its password) and the game's
+    creation time. A run continues the session only where DIR and the database belong together, so
+    one session's posts never end up in two directories, nor two sessions' in one."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.facts: dict | None = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            self.facts = None
+        except (OSError, ValueError) as exc:
+            raise DemoError(f"cannot read {path}: {exc}") from None
+
+    def check_store(self, options: DemoOptions) -> None:
+        """DIR's session lives in the database asked for (the default's DIR has no mark)."""
+        if self.facts is not None and self.facts.get("store") != options.store_shown:
+            raise DemoError(f"{options.out} holds a session played on {self.facts.get('store')}: give "
+                            f"--store-url with that database to continue it, or choose another --out")
+
+    def check_game(self, options: DemoOptions, game) -> None:
+        """The database's session is DIR's (or DIR has none yet, and the store is DIR's own file)."""
+        if options.store_url is None and self.facts is None:
+            return
+        created = self.facts.get("created_at") if self.facts is not None else None
+        if self.facts is None or (created is not None and created != game.created_at.isoformat()):
+            raise DemoError(f"{options.store_shown} holds this session already, played into another directory "
+                            f"(its posts are there): give that --out to continue it, or use another database")
+        if created is None:         # the run that created the game stopped before it marked DIR
+            self.write(options, game)
+
+    def check_no_game(self, options: DemoOptions) -> None:
+        """A database without the session is not given a DIR that holds one (its posts would mix)."""
+        if self.facts is not None and self.facts.get("created_at") is not None:
+            raise DemoError(f"{options.out} holds a session that {options.store_shown} does not have (a new "
+                            f"database?): choose another --out, or delete {options.out}")
+
+    def write(self, options: DemoOptions, game) -> None:
+        if options.store_url is None:
+            return
+        from bot.service.publishing import write_atomically
+
+        self.facts = {"store": options.store_shown, "created_at": None if game is None else game.created_at.isoformat()}
+        write_atomically(self.path, json.dumps(self.facts, indent=1, sort_keys=True).encode("utf-8"))
 
 
 # ============================================================================ the session driver
@@ -101,11 +146,18 @@ async def run_demo(options: DemoOptions) -> Summary:
     out = Path(options.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        store = await Store.open(out / DATABASE)
-    except (OSError, StoreError) as exc:
-        raise DemoError(f"cannot open {out / DATABASE}: {exc}") from None
+    except OSError as exc:
+        raise DemoError(f"cannot make {out}: {exc}") from None
+    mark = _StoreMark(out / STORE_MARK)
+    mark.check_store(options)       # before the store is opened: a refused run makes no database
     try:
-        session = _Session(Service(store), ruleset, planner, players, options)
+        store = await Store.open(options.store)
+    except (OSError, StoreError) as exc:
+        raise DemoError(f"cannot open {options.store_shown}: {exc}") from None
+    except Exception as exc:        # the server's own refusal (no such database, a wrong password, ...)
+        raise DemoError(f"cannot open {options.store_shown}: {type(exc).__name__}: {exc}") from None
+    try:
+        session = _Session(Service(store), ruleset, planner, players, options, mark)
         summary = await session.play()
         summary.players_note = note
         summary.seconds = time.monotonic() - started
@@ -173,8 +225,9 @@ class _Session:
     """One demo game driven through the service: the moderator's part and the players' part."""
 
     def __init__(self, service, ruleset: Ruleset, planner: Planner, players: list[SimulatedPlayer],
-                 options: DemoOptions) -> None:
+                 options: DemoOptions, mark: _StoreMark) -> None:
         self.service = service
+        self.mark = mark
         self.ruleset = ruleset
         self.planner = planner
         self.players = players
@@ -210,7 +263,8 @@ class _Session:
         # a skipped turn is due the moment the turn before it resolves: the scheduler, seeing it due
         # after its run, waits retry_after (30 s) before it resolves it
         scheduler = GameScheduler(service, **({"retry_after": SKIPPED_TURN_WAIT} if self.turn_based else {}))
-        await scheduler.start()
+        await service.start()          # its heartbeat (bot/service/claims.py): a demo killed mid-update
+        await scheduler.start()        # holds its claim for the lease only
         stop = asyncio.Event()
         delivery = asyncio.create_task(_deliver_until(stop, service, relay), name="demo outbox relay")
         try:
@@ -234,6 +288,7 @@ class _Session:
             await delivery
             await scheduler.settle()
             await scheduler.shutdown()
+            await service.stop()
         progress.show(game.snapshot_update or 0, "delivering posts")
         while await relay.deliver_due():
             pass
@@ -248,14 +303,19 @@ class _Session:
         service, options = self.service, self.options
         first_event = options.first_event(self.ruleset)
         moved = {} if first_event == variant_for(self.ruleset).first_event else {"events_from": first_event}
+        mark = self.mark
         games = await service.games_in(channel_id=CHANNEL_ID, include_ended=True)
         if games:
             self.existed = True
             game = max(games, key=lambda g: g.id)
             if game.name != options.game_name:
-                raise DemoError(f"{self.out / DATABASE} holds another session, {game.name!r}; "
-                                "choose another --out, or delete that directory")
+                where = ("choose another --out, or delete that directory" if options.store_url is None else
+                         "choose another database, or drop that one's tables")
+                raise DemoError(f"{options.store_shown} holds another session, {game.name!r}; {where}")
+            mark.check_game(options, game)
         else:
+            mark.check_no_game(options)
+            mark.write(options, None)       # first: a run killed right after creating the game still owns it
             # the schedule is set once the first orders are in (start_clock): the announcement of
             # the start then has no clock time in it, and the session's posts are alike on every run
             game = await service.create_game(guild_id=GUILD_ID, channel_id=CHANNEL_ID, actor=_moderator(),
@@ -263,6 +323,7 @@ class _Session:
                                              settings={"length": options.updates, "remind_before": 0,
                                                        "lock_before": 0, **moved},
                                              schedule=Schedule("manual"))
+            mark.write(options, game)
         if game.status == "setup":
             await self.take_seats(game)
             game = await service.start_game(game.id, actor=_moderator())

@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .common import DATABASE, INTERVAL_SECONDS, POSTS, DemoOptions
+from .common import INTERVAL_SECONDS, POSTS, DemoOptions
 
 __all__ = ["Summary"]
 
@@ -65,7 +65,7 @@ class Summary:
         ]
         width = max(len(label) for label, _ in rows)
         title = (f"Skirmish demo: {options.ruleset}, {self.players or options.players} players{self.players_note}, "
-                 f"{options.updates} updates, seed {options.seed}; database {Path(options.out) / DATABASE}")
+                 f"{options.updates} updates, seed {options.seed}; database {options.store_shown}")
         lines = [title]
         before, over = self.resumed or (0, False)
         if over:
