@@ -22,8 +22,9 @@ from bot.engine.ruleset import Ruleset
 from bot.engine.state import GameState
 from bot.engine.variants import variant_for
 from bot.render.board import Rendered, render_board
-from bot.render.healthboard import render_health_board, standings_lines
+from bot.render.healthboard import standings_lines
 
+from .render_pool import HealthBoard
 from .rulebook import Rulebook
 
 __all__ = ["Draft", "update_posts", "cited", "entries_by_player", "timelapse_body", "EVENT_ENTRIES"]
@@ -42,10 +43,12 @@ class Draft:
 
 def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: Report,
                  user_ids: dict[str, int], game_name: str, palette: str = "default",
-                 board: Rendered | None = None, rulebook: Rulebook | None = None) -> list[Draft]:
+                 board: Rendered | None = None, rulebook: Rulebook | None = None,
+                 health: HealthBoard | None = None) -> list[Draft]:
     """Every post of one resolved update, in the order they should appear (``board``: the board
     after the update, if it is drawn already; ``rulebook``: where the rules the texts cite are
-    explained, the service's)."""
+    explained, the service's; ``health``: the health board of ``after``, if it is being drawn
+    already, by another process: its picture is collected last)."""
     rulebook = rulebook or Rulebook()
     number = report.update
     variant = variant_for(ruleset)
@@ -53,15 +56,12 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
     if brief is not None:      # an update where nothing happened (a skipped turn) is posted as one line
         return [Draft("report", cited(brief, rulebook), None, "report.md")]
     board = board or render_board(ruleset, after, palette=palette)
-    panel = variant.standings_panel(after)
-    health = render_health_board(panel, after, game_title=variant.title, palette=palette)
+    if health is None:
+        health = HealthBoard(variant.standings_panel(after), after, variant.title, palette)
+    panel = health.panel
     lines = standings_lines(panel)       # a game without end: the top rows and each team's total
     standings = cited("\n".join(lines), rulebook) if lines else "No player has pieces on the board yet."
-    drafts = [
-        Draft("board", f"**{game_name}**: the board after update {number}.", board.png, "board.png"),
-        Draft("health_image", f"{panel.title} after update {number}.", health.png, "health.png"),
-        Draft("health_text", standings, None, "health.txt"),
-    ]
+    drafts = []
     events = [e for e in report.entries if e.type in EVENT_ENTRIES]
     if events:
         drafts.append(Draft("events", cited(render(events, None, number), rulebook), None, "events.md"))
@@ -73,7 +73,13 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
         if own:
             drafts.append(Draft("private_report", cited(render(own, name, number, context=told), rulebook), None,
                                 f"{name}.md", user_ids[name]))
-    return drafts
+    picture = health.result()
+    return [
+        Draft("board", f"**{game_name}**: the board after update {number}.", board.png, "board.png"),
+        Draft("health_image", f"{panel.title} after update {number}.", picture.png, "health.png"),
+        Draft("health_text", standings, None, "health.txt"),
+        *drafts,
+    ]
 
 
 def cited(text: str, rulebook: Rulebook) -> str:

@@ -24,6 +24,7 @@ from bot.engine import serialize
 from bot.engine.report import Report
 from bot.engine.resolution import resolve
 from bot.engine.state import GameState
+from bot.engine.variants import variant_for
 from bot.render.board import render_board
 from bot.render.game import drawn_whole, render_game_board
 from bot.render.timelapse import Extent
@@ -35,6 +36,7 @@ from .claims import ClaimCases
 from .errors import InvalidInput, NotFound, WrongTime
 from .faults import fault_point
 from .posts import update_posts
+from .render_pool import RenderPool
 from .rulebook import Rulebook
 from .timelapses import Frame, TimelapseCases, update_frame
 from .views import pending_pieces
@@ -119,16 +121,23 @@ class Prepared:
 
 def prepare_update(ruleset, state: GameState, new_state: GameState, report: Report, user_ids: dict[str, int],
                    game_name: str, palette: str, earlier: list[Extent | None],
-                   rulebook: Rulebook | None = None) -> Prepared:
+                   rulebook: Rulebook | None = None, pool: RenderPool | None = None) -> Prepared:
     """The update's posts and its timelapse frame (the board drawn once for both), the state and
-    the report encoded: off the event loop."""
+    the report encoded: off the event loop. With ``pool``, a large health board is drawn by its
+    worker process meanwhile (.render_pool), and collected last."""
+    health = None
+    if pool is not None:
+        variant = variant_for(ruleset)
+        health = pool.health_board(variant.standings_panel(new_state), new_state, game_title=variant.title,
+                                   palette=palette)
     board = render_board(ruleset, new_state, palette=palette)
     frame = update_frame(ruleset, new_state, earlier, board, palette)
     if drawn_whole(ruleset, new_state):      # territory: its own picture, with the turn's action drawn
         board = render_game_board(ruleset, new_state, palette=palette, report=report)
+    state_json, report_json = serialize.dumps(new_state), json.dumps(report.to_json(), sort_keys=True)
     drafts = update_posts(ruleset, state, new_state, report, user_ids, game_name, palette, board=board,
-                          rulebook=rulebook)
-    return Prepared(drafts, frame, serialize.dumps(new_state), json.dumps(report.to_json(), sort_keys=True))
+                          rulebook=rulebook, health=health)
+    return Prepared(drafts, frame, state_json, report_json)
 
 
 class UpdateCases(ClaimCases, TimelapseCases):
@@ -278,6 +287,7 @@ class UpdateCases(ClaimCases, TimelapseCases):
             return claimed
         game, ruleset, state, orders, joiners, user_ids = claimed
         fault_point("after_claim", update_no)
+        self.render_pool.warm(len(state.players))      # a large game's worker starts while the engine runs
         try:
             with stages("resolve"):
                 new_state, report = await asyncio.to_thread(resolve_frozen, ruleset, state, orders, game.seed)
@@ -286,7 +296,8 @@ class UpdateCases(ClaimCases, TimelapseCases):
                 palette = self.settings(game).palette
                 earlier = await self._earlier_extents(game.id, update_no)
                 prepared = await asyncio.to_thread(frozen, prepare_update, ruleset, state, new_state, report,
-                                                   user_ids, game.name, palette, earlier, self.rulebook)
+                                                   user_ids, game.name, palette, earlier, self.rulebook,
+                                                   self.render_pool)
             ended = await self._commit(game, update_no, new_state, report, orders, joiners, prepared, stages)
         except Exception:
             # a bug in the engine or the renderer: give the claim back so a later call can retry
@@ -302,6 +313,16 @@ class UpdateCases(ClaimCases, TimelapseCases):
         if ended:
             await self.make_timelapse(game_id)
         return Resolution(game_id, update_no, "resolved", report, ended, stages.seconds)
+
+    _render_pool: RenderPool | None = None
+
+    @property
+    def render_pool(self) -> RenderPool:
+        """The worker process that draws a large update's health board (.render_pool): made when
+        first asked for, its process started when a large game first needs it."""
+        if self._render_pool is None:
+            self._render_pool = RenderPool()
+        return self._render_pool
 
     async def _claim(self, game_id: int, update_no: int, force: bool):
         now = self.now()

@@ -1,0 +1,125 @@
+"""A large game's health board drawn in another process, while this one prepares the rest of the update.
+
+An update of 1,000 players spends about half a second drawing its health board (1,000 rows of text
+and its PNG) and as long again drawing the board, encoding the new state and writing the reports.
+In one process these run one after the other, whatever the cores (the interpreter lock); here the
+health board goes to a worker process as soon as the engine is done, the rest is made meanwhile,
+and the picture is collected last (issue 25). A worker is sent only what the board shows (the
+standings panel, the players' colours, the update): a few hundred kilobytes, never the position.
+
+Only a board of :data:`IN_PARALLEL_FROM` rows or more goes to the worker: a smaller one is drawn
+in this process, in less time than the worker's round trip. The picture is the same either way,
+byte for byte (the same pure function of the same values). If the worker fails (killed, out of
+memory, a broken pool), the board is drawn here instead, and the next large update starts a new
+worker: an update never loses its health board to the pool.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import sys
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+
+from bot.engine.state import GameState
+from bot.engine.variants import StandingsPanel
+from bot.render.board import Rendered
+from bot.render.healthboard import render_health_board
+
+__all__ = ["RenderPool", "HealthBoard", "IN_PARALLEL_FROM"]
+
+log = logging.getLogger(__name__)
+
+#: a health board of this many rows or more is drawn by the worker (1,000 rows: about 0.5 s)
+IN_PARALLEL_FROM = 200
+
+
+@dataclass(frozen=True, slots=True)
+class _Roster:
+    """What the health board reads of a state: the players (their colours), the update and the
+    session's length. Sent to the worker instead of a state of 50,000 pieces."""
+
+    players: dict
+    update: int
+    length: int | None
+
+
+def _warm() -> None:
+    """Run first in a new worker: its imports and fonts are ready before the first board."""
+
+
+def _context():
+    # forkserver: the worker starts from a clean server process, not as a copy of this one, whose
+    # other threads (the event loop, the database's) might hold locks at the moment of a fork
+    method = "forkserver" if sys.platform.startswith("linux") else "spawn"
+    return multiprocessing.get_context(method)
+
+
+class HealthBoard:
+    """A health board on its way: the panel it shows, and its picture (:meth:`result`)."""
+
+    def __init__(self, panel: StandingsPanel, state: GameState | _Roster, game_title: str, palette: str,
+                 future: Future | None = None, pool: "RenderPool | None" = None) -> None:
+        self.panel = panel
+        self._state, self._title, self._palette = state, game_title, palette
+        self._future, self._pool = future, pool
+
+    def result(self) -> Rendered:
+        """The picture: the worker's, or drawn here (a small board, or the worker failed)."""
+        if self._future is not None:
+            try:
+                return self._future.result()
+            except Exception as exc:      # the worker died or the pool broke: draw it here
+                log.warning("the health board's worker failed (%s: %s); drawing it in this process",
+                            type(exc).__name__, exc)
+                if self._pool is not None:
+                    self._pool.discard()
+        return render_health_board(self.panel, self._state, game_title=self._title, palette=self._palette)
+
+
+class RenderPool:
+    """One worker process, started when a large game first needs it (:meth:`warm`) and kept."""
+
+    def __init__(self) -> None:
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _started(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(max_workers=1, mp_context=_context())
+            self._executor.submit(_warm)
+        return self._executor
+
+    def warm(self, players: int) -> None:
+        """Start the worker now if a game of ``players`` will need it (while the engine runs, its
+        start costs this process nothing)."""
+        if players >= IN_PARALLEL_FROM:
+            self._started()
+
+    def health_board(self, panel: StandingsPanel, state: GameState, *, game_title: str,
+                     palette: str = "default") -> HealthBoard:
+        """Start drawing ``panel``'s health board (see :func:`render_health_board`): in the worker
+        for a large board, else when its result is asked for."""
+        if len(panel.rows) < IN_PARALLEL_FROM:
+            return HealthBoard(panel, state, game_title, palette)
+        roster = _Roster(dict(state.players), state.update, state.length)
+        try:
+            future = self._started().submit(render_health_board, panel, roster, game_title=game_title,
+                                            palette=palette)
+        except Exception as exc:        # a broken pool refuses new work: draw here, start afresh next time
+            log.warning("the health board's worker is unavailable (%s: %s)", type(exc).__name__, exc)
+            self.discard()
+            return HealthBoard(panel, state, game_title, palette)
+        return HealthBoard(panel, roster, game_title, palette, future, self)
+
+    def discard(self) -> None:
+        """Let the worker go (a failed one); the next large board starts another."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the worker (the bot shutting down); a later board starts another."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,89 @@
+"""Issue 25: a large update's health board is drawn by a worker process while the rest is prepared.
+
+The posts are the same, byte for byte, whether the worker draws the health board or this process
+does; a worker that dies (killed, a broken pool) costs the update nothing: the board is drawn here,
+and the next large update starts a new worker.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from fractions import Fraction
+
+import pytest
+
+from bot.engine.model import Player
+from bot.engine.resolution import resolve
+from bot.engine.ruleset import load_preset
+from bot.engine.state import GameState
+from bot.engine.variants import variant_for
+from bot.render.healthboard import render_health_board
+from bot.service.render_pool import IN_PARALLEL_FROM, RenderPool
+from bot.service.updates import prepare_update
+
+COLOURS = ["Red", "Blue", "Green/Gold", "Teal", "Crimson/Yellow", "Purple", "Orange", "Lime/Amber"]
+
+
+def _update(players: int):
+    """A neisg game of ``players`` kings (some with a queen), resolved once: the states before and
+    after, the report, the players' user ids."""
+    ruleset = load_preset("neisg")
+    names = [f"Player{i:04d}" for i in range(players)]
+    roster = [Player(n, COLOURS[i % len(COLOURS)], Fraction(10 + i % 41)) for i, n in enumerate(names)]
+    pieces = [dict(kind="K", owner=n, square=(4 * i, 0)) for i, n in enumerate(names)]
+    pieces += [dict(kind="Q", owner=n, square=(4 * i, 2)) for i, n in enumerate(names) if i % 3 == 0]
+    state = GameState.build(ruleset, pieces, roster, update=3)
+    orders = {names[i]: f"K({4 * i},0)-({4 * i},1)" for i in range(0, players, 2)}
+    new_state, report = resolve(ruleset, state, orders, seed=5)
+    return ruleset, state, new_state, report, {n: 1000 + i for i, n in enumerate(names)}
+
+
+@pytest.fixture(scope="module")
+def large():
+    return _update(IN_PARALLEL_FROM + 40)
+
+
+@pytest.fixture
+def pool():
+    made = RenderPool()
+    yield made
+    made.close()
+
+
+def _prepare(update, pool=None):
+    ruleset, state, new_state, report, user_ids = update
+    return prepare_update(ruleset, state, new_state, report, user_ids, "pool test", "default", [], None, pool)
+
+
+def test_the_posts_are_the_same_whoever_draws_the_health_board(large, pool):
+    here = _prepare(large)
+    there = _prepare(large, pool)
+    assert pool._executor is not None               # the worker drew it
+    assert [d.kind for d in there.drafts][:3] == ["board", "health_image", "health_text"]
+    assert there == here
+
+
+def test_a_small_board_is_drawn_here_without_a_worker(pool):
+    small = _update(12)
+    assert _prepare(small, pool) == _prepare(small)
+    assert pool._executor is None
+    pool.warm(12)
+    assert pool._executor is None
+
+
+def test_a_killed_worker_costs_the_update_nothing_and_the_next_one_gets_a_new_worker(large, pool):
+    ruleset, _, new_state, _, _ = large
+    variant = variant_for(ruleset)
+    panel = variant.standings_panel(new_state)
+    expected = render_health_board(panel, new_state, game_title=variant.title).png
+    pool.warm(len(new_state.players))
+    assert pool.health_board(panel, new_state, game_title=variant.title).result().png == expected
+    first = pool._executor
+    for pid in list(first._processes):
+        os.kill(pid, signal.SIGKILL)
+    # the dead worker's job, or the broken pool's refusal: drawn here all the same
+    assert pool.health_board(panel, new_state, game_title=variant.title).result().png == expected
+    drawn = pool.health_board(panel, new_state, game_title=variant.title).result().png
+    assert drawn == expected
+    assert pool._executor is not None and pool._executor is not first
