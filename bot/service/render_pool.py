@@ -94,7 +94,11 @@ class RenderPool:
         """Start the worker now if a game of ``players`` will need it (while the engine runs, its
         start costs this process nothing)."""
         if players >= IN_PARALLEL_FROM:
-            self._started()
+            try:
+                self._started()
+            except Exception as exc:     # no worker here (no processes allowed): drawn in this process
+                log.warning("the health board's worker cannot start (%s: %s)", type(exc).__name__, exc)
+                self.discard()
 
     def health_board(self, panel: StandingsPanel, state: GameState, *, game_title: str,
                      palette: str = "default") -> HealthBoard:

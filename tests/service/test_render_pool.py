@@ -87,3 +87,15 @@ def test_a_killed_worker_costs_the_update_nothing_and_the_next_one_gets_a_new_wo
     drawn = pool.health_board(panel, new_state, game_title=variant.title).result().png
     assert drawn == expected
     assert pool._executor is not None and pool._executor is not first
+
+
+def test_where_no_worker_can_start_the_board_is_drawn_here(large, pool, monkeypatch):
+    from bot.service import render_pool
+
+    def refused():
+        raise OSError("no processes here")
+
+    monkeypatch.setattr(render_pool, "_context", refused)
+    pool.warm(IN_PARALLEL_FROM)          # never raises: the update goes on
+    assert pool._executor is None
+    assert _prepare(large, pool) == _prepare(large)
