@@ -3,8 +3,9 @@ what the SQLite demo posts, also when it is killed with SIGKILL and started agai
 
 One small session (neisg, 4 players, 3 updates, seed 7) is played side by side: on the default
 file ``DIR/skirmish.sqlite3``, on another SQLite file named by URL, on PostgreSQL (a URL with a
-password, which the summary must not print), and twice more on PostgreSQL killed mid-run (from
-outside after some posts, and at a fault point holding the update's claim) and run again. Every
+password, which the summary must not print), and three times more on PostgreSQL killed mid-run
+(from outside after some posts; at a fault point holding the update's claim; between writing a
+post's file and marking it sent) and run again. Every
 post tree must be the default one: the same file names and the same bytes (PNGs, the timelapse).
 The killed runs also have the ids a killed transaction draws skipped (PostgreSQL's sequences keep
 no gaps back): a post named by a database id would then get another name.
@@ -125,7 +126,8 @@ def sessions(request, tmp_path_factory) -> dict:
     jobs = {"default": lambda: demo(base / "default"),
             "sqlite": lambda: demo(base / "sqlite", "--store-url", found["sqlite url"])}
     if server is not None:
-        urls = {name: server.url_of(server.create_database()) for name in ("postgresql", "killed", "fault")}
+        urls = {name: server.url_of(server.create_database())
+                for name in ("postgresql", "killed", "fault", "publish")}
         # a password in the URL (the test server trusts local connections, so it is not checked)
         secret = urls["postgresql"].replace("postgresql://postgres@", "postgresql://postgres:s3cret@")
         found.update(urls=urls, secret=secret)
@@ -141,6 +143,8 @@ def sessions(request, tmp_path_factory) -> dict:
                                                                           urls["killed"])),
             "fault": lambda: killed("fault", lambda: demo(base / "fault", "--store-url", urls["fault"],
                                                          fault=("after_engine", 2)).returncode),
+            "publish": lambda: killed("publish", lambda: demo(base / "publish", "--store-url", urls["publish"],
+                                                             fault=("mid_publish", 2)).returncode),
         })
     with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
         futures = {name: pool.submit(job) for name, job in jobs.items()}
@@ -193,7 +197,8 @@ def test_the_summary_never_prints_the_databases_password(sessions):
     assert "database postgresql://postgres:***@127.0.0.1:" in result.stdout
 
 
-@pytest.mark.parametrize("run", ["killed", "fault"], ids=["sigkill-after-posts", "sigkill-holding-the-claim"])
+@pytest.mark.parametrize("run", ["killed", "fault", "publish"],
+                         ids=["sigkill-after-posts", "sigkill-holding-the-claim", "sigkill-before-marking-sent"])
 def test_a_killed_postgresql_demo_run_again_posts_what_sqlite_posts(sessions, run):
     sessions = postgres(sessions)
     crashed, final = sessions[run]
