@@ -350,7 +350,7 @@ def _run(args: argparse.Namespace) -> int:
         raise CommandError("Discord refused the token in DISCORD_TOKEN: copy it again from the Developer "
                            "Portal (your application > Bot > Reset Token)") from None
     except StoreError as exc:
-        raise CommandError(f"store.path: {exc}") from None
+        raise CommandError(f"store.url: {exc}") from None
     except aiohttp.ClientConnectorError as exc:
         raise CommandError(f"cannot reach Discord at {config.api_base} (discord.api_base): {exc}") from None
     except KeyboardInterrupt:

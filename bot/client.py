@@ -1,6 +1,6 @@
 """The Discord bot: a ``commands.Bot`` whose ``setup_hook`` wires the application together.
 
-``SkirmishBot(config)`` opens the store (``config.store_path``), builds the
+``SkirmishBot(config)`` opens the store (``config.store_url``), builds the
 :class:`~bot.service.Service`, loads the cogs (:data:`COGS`), starts the deadline scheduler
 (:class:`~bot.scheduler.GameScheduler`) and the outbox relay (posts go out through a
 :class:`~bot.discord_publisher.DiscordPublisher`), then syncs the slash commands, globally or to
@@ -129,8 +129,8 @@ class SkirmishBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.service is None:
             if self.store is None:
-                self.store = await Store.open(self.config.store_path)
-                log.info("opened the store %s", self.config.store_path)
+                self.store = await Store.open(self.config.store_url)
+                log.info("opened the store %s", self.store.location)
             self.service = Service(self.store, clock=self._clock)
         self.service.on_posts_waiting = self._posts_waiting
         self.service.rulebook = Rulebook(self.config.rulebook_url)     # where messages point for the rules

@@ -16,7 +16,8 @@ from urllib.parse import urlparse
 __all__ = ["Config", "ConfigError", "load_config", "token_from_environment", "DEFAULT_API_BASE"]
 
 DEFAULT_API_BASE = "https://discord.com/api/v10"
-DEFAULT_STORE_PATH = "./skirmish.sqlite3"
+#: the database (INTERFACES.md, "[store]"): a SQLite file beside the bot, or postgresql://...
+DEFAULT_STORE_URL = "sqlite:///skirmish.sqlite3"
 
 
 class ConfigError(ValueError):
@@ -28,7 +29,7 @@ class Config:
     api_base: str = DEFAULT_API_BASE
     gateway_url: str | None = None
     test_guild: int | None = None
-    store_path: str = DEFAULT_STORE_PATH
+    store_url: str = DEFAULT_STORE_URL
     moderator_role: str | int | None = None
     rulebook_url: str | None = None
     source: str = "(defaults)"
@@ -36,7 +37,7 @@ class Config:
 
 _KNOWN = {
     "discord": {"api_base", "gateway_url", "test_guild"},
-    "store": {"path"},
+    "store": {"url", "path"},
     "moderation": {"role"},
     "docs": {"rulebook_url"},
 }
@@ -49,6 +50,30 @@ def _url(value, key: str, schemes: tuple[str, ...]) -> str:
     if parsed.scheme not in schemes or not parsed.netloc:
         raise ConfigError(f"{key} must be a {' or '.join(s + '://' for s in schemes)} URL, not {value!r}")
     return value.rstrip("/")
+
+
+def _store_url(store: dict) -> str:
+    """``[store] url``, or ``path`` (the older spelling of a SQLite file) as a ``sqlite:///`` URL."""
+    from bot.store.database import StoreError, parse_url, redact
+
+    if "url" in store and "path" in store:
+        raise ConfigError("store.url and store.path are both set: keep only store.url "
+                          "(store.path is the older spelling of a SQLite file)")
+    if "path" in store:
+        path = store["path"]
+        if not isinstance(path, str) or not path or "://" in path:
+            raise ConfigError(f"store.path must be a file path in quotes, not {path!r} (a URL goes in store.url)")
+        return f"sqlite:///{path}"              # an absolute path gives sqlite:////...
+    url = store.get("url", DEFAULT_STORE_URL)
+    if not isinstance(url, str) or "://" not in url:
+        shown = redact(url) if isinstance(url, str) else repr(url)
+        raise ConfigError(f"store.url must be sqlite:///relative/path.sqlite3, sqlite:////absolute/path.sqlite3 "
+                          f"or postgresql://user[:password]@host:port/database in quotes, not {shown}")
+    try:
+        parse_url(url)
+    except StoreError as exc:
+        raise ConfigError(f"store.url: {exc}") from None
+    return url
 
 
 def load_config(path: str | Path | None = None) -> Config:
@@ -87,9 +112,7 @@ def load_config(path: str | Path | None = None) -> Config:
     test_guild = discord.get("test_guild")
     if test_guild is not None and (isinstance(test_guild, bool) or not isinstance(test_guild, int) or test_guild <= 0):
         raise ConfigError(f"discord.test_guild must be a server id (a positive whole number), not {test_guild!r}")
-    store_path = store.get("path", DEFAULT_STORE_PATH)
-    if not isinstance(store_path, str) or not store_path:
-        raise ConfigError(f"store.path must be a file path in quotes, not {store_path!r}")
+    store_url = _store_url(store)
     role = moderation.get("role")
     if role is not None and (isinstance(role, bool) or not isinstance(role, (str, int)) or role == ""):
         raise ConfigError(f"moderation.role must be a role name in quotes or a role id, not {role!r}")
@@ -98,7 +121,7 @@ def load_config(path: str | Path | None = None) -> Config:
         rulebook_url = _url(rulebook_url, "docs.rulebook_url", ("http", "https"))
         if len(rulebook_url) > 100:     # it goes into messages of at most 2,000 characters
             raise ConfigError(f"docs.rulebook_url must be at most 100 characters, not {len(rulebook_url)}")
-    return Config(api_base=api_base, gateway_url=gateway_url, test_guild=test_guild, store_path=store_path,
+    return Config(api_base=api_base, gateway_url=gateway_url, test_guild=test_guild, store_url=store_url,
                   moderator_role=role, rulebook_url=rulebook_url, source=str(path))
 
 

@@ -14,7 +14,7 @@ def write(tmp_path, text):
 def test_the_example_file_is_valid_and_gives_the_defaults():
     config = load_config("config.example.toml")
     assert (config.api_base, config.gateway_url, config.test_guild) == (DEFAULT_API_BASE, None, None)
-    assert config.store_path == "./skirmish.sqlite3" and config.moderator_role is None
+    assert config.store_url == "sqlite:///skirmish.sqlite3" and config.moderator_role is None
     assert config.rulebook_url is None
 
 
@@ -35,7 +35,7 @@ api_base = "http://127.0.0.1:8080/api/v10/"
 gateway_url = "ws://127.0.0.1:8081"
 test_guild = 42
 [store]
-path = "data/game.sqlite3"
+url = "postgresql://bot:hunter2@db.example:5432/skirmish"
 [moderation]
 role = "Game Master"
 [docs]
@@ -43,7 +43,7 @@ rulebook_url = "https://example.org/skirmish/docs/rulebook/"
 """))
     assert config.api_base == "http://127.0.0.1:8080/api/v10"       # trailing slash dropped
     assert config.gateway_url == "ws://127.0.0.1:8081"
-    assert config.test_guild == 42 and config.store_path == "data/game.sqlite3"
+    assert config.test_guild == 42 and config.store_url == "postgresql://bot:hunter2@db.example:5432/skirmish"
     assert config.moderator_role == "Game Master"
     assert config.rulebook_url == "https://example.org/skirmish/docs/rulebook"
 
@@ -55,6 +55,13 @@ rulebook_url = "https://example.org/skirmish/docs/rulebook/"
     ("[discord]\napi_base = 'discord.com'\n", "discord.api_base must be a http:// or https:// URL"),
     ("[discord]\ntest_guild = 'abc'\n", "discord.test_guild must be a server id"),
     ("[store]\npath = 3\n", "store.path must be a file path"),
+    ("[store]\npath = 'sqlite:///x.sqlite3'\n", "a URL goes in store.url"),
+    ("[store]\nurl = 'x.sqlite3'\n", "store.url must be sqlite:///relative/path.sqlite3"),
+    ("[store]\nurl = 'mysql://bot:hunter2@db/skirmish'\n", "store.url: the store URL mysql://bot:***@db/skirmish has "
+                                                          "the scheme 'mysql'"),
+    ("[store]\nurl = 'postgresql://bot:hunter2@db:5432'\n", "store.url: the PostgreSQL URL"
+                                                            " postgresql://bot:***@db:5432 names no database"),
+    ("[store]\nurl = 'sqlite:///a.sqlite3'\npath = 'b.sqlite3'\n", "store.url and store.path are both set"),
     ("[moderation]\nrole = true\n", "moderation.role must be a role name"),
     ("[docs]\nrulebook_url = 'docs/rulebook'\n", "docs.rulebook_url must be a http:// or https:// URL"),
     ("[docs]\nrulebook = 'https://x.y'\n", "unknown key docs.rulebook"),
@@ -64,6 +71,21 @@ def test_bad_settings_are_refused_by_name(tmp_path, text, words):
     with pytest.raises(ConfigError) as caught:
         load_config(write(tmp_path, text))
     assert words in str(caught.value)
+
+
+@pytest.mark.parametrize("store, url", [
+    ("path = 'data/game.sqlite3'", "sqlite:///data/game.sqlite3"),
+    ("path = '/var/lib/skirmish/game.sqlite3'", "sqlite:////var/lib/skirmish/game.sqlite3"),
+    ("url = 'sqlite:////var/lib/skirmish/game.sqlite3'", "sqlite:////var/lib/skirmish/game.sqlite3"),
+])
+def test_the_older_store_path_names_the_same_sqlite_file(tmp_path, store, url):
+    assert load_config(write(tmp_path, f"[store]\n{store}\n")).store_url == url
+
+
+def test_a_bad_store_url_never_shows_its_password(tmp_path):
+    with pytest.raises(ConfigError) as caught:
+        load_config(write(tmp_path, "[store]\nurl = 'postgresql://bot:hunter2@db'\n"))
+    assert "hunter2" not in str(caught.value)
 
 
 def test_the_token_comes_only_from_the_environment(monkeypatch):

@@ -25,7 +25,7 @@ MODERATOR_COMMANDS = {f"game {name}" for name in ("create", "start", "pause", "r
 
 async def test_setup_hook_wires_everything_and_close_undoes_it(tmp_path):
     path = tmp_path / "data" / "bot.sqlite3"
-    bot = SkirmishBot(Config(store_path=str(path)))
+    bot = SkirmishBot(Config(store_url=f"sqlite:///{path}"))
     async with simcord.run(bot) as env:
         assert path.exists()
         assert bot.service is not None and bot.service.store is bot.store
@@ -56,7 +56,7 @@ async def test_setup_hook_wires_everything_and_close_undoes_it(tmp_path):
 
 
 async def test_commands_sync_to_the_test_server_only(tmp_path):
-    bot = SkirmishBot(Config(store_path=str(tmp_path / "s.sqlite3"), test_guild=777_000_000_000_000_001))
+    bot = SkirmishBot(Config(store_url=f"sqlite:///{tmp_path / 's.sqlite3'}", test_guild=777_000_000_000_000_001))
     async with simcord.run(bot) as env:
         test_server = env.create_guild("test", id=777_000_000_000_000_001)
         other = env.create_guild("other")
