@@ -1,4 +1,4 @@
-"""The whole update as the bot runs it: `python benchmarks/update.py [--quick] [--rounds N]`.
+"""The whole update as the bot runs it: `python benchmarks/update.py [--quick] [--rounds N] [--store-url URL]`.
 
 From the deadline to every post in the outbox, through one :class:`Service` on one event loop, as
 the scheduler calls it (``resolve_if_due``): claim and load, the engine, the pictures and texts
@@ -183,10 +183,10 @@ def show(label: str, figures: dict) -> None:
           f"{ms(figures['block'])}{memory}")
 
 
-async def run(players: int, pieces: int, rounds: int, folder: str) -> None:
+async def run(players: int, pieces: int, rounds: int, folder: str, store_url: str | None = None) -> None:
     began = time.perf_counter()
     state = settled_position(players, pieces)
-    store = await Store.open(Path(folder) / f"update_{players}.sqlite3")
+    store = await Store.open(store_url or Path(folder) / f"update_{players}.sqlite3")
     try:
         service = Service(store)
         game_id, user_ids = await set_up(service, state)
@@ -218,13 +218,17 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="only 100 players / 5,000 pieces")
     parser.add_argument("--rounds", type=int, default=3, help="updates timed per size (default 3)")
     parser.add_argument("--only", type=int, choices=(100, 1000), help="one size")
+    parser.add_argument("--store-url", metavar="URL", help="an empty database to run on instead of a SQLite file "
+                        "(e.g. postgresql://postgres@127.0.0.1:5432/bench; with --quick or --only)")
     args = parser.parse_args()
+    if args.store_url and not (args.quick or args.only):
+        parser.error("--store-url needs --quick or --only: one size per database")
     print("The update from the deadline to every post in the outbox, as the service runs it")
     sizes = [(100, 5_000)] if args.quick else [(100, 5_000), (1_000, 50_000)]
     with tempfile.TemporaryDirectory() as folder:
         for players, pieces in sizes:
             if args.only in (None, players):
-                asyncio.run(run(players, pieces, args.rounds, folder))
+                asyncio.run(run(players, pieces, args.rounds, folder, args.store_url))
 
 
 if __name__ == "__main__":
