@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import fields
+from operator import attrgetter
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +31,11 @@ __all__ = ["STATE_VERSION", "MIGRATIONS", "migrate", "state_to_json", "state_fro
 STATE_VERSION = 2
 
 _PIECE_DEFAULTS = {f.name: f.default for f in fields(Piece)}
+#: the fields a piece writes only where they differ from their defaults (most pieces: none), read
+#: all at once and compared with the defaults in one go (a 50,000-piece state is encoded each update)
+_OPTIONAL = tuple(name for name in _PIECE_DEFAULTS if name not in ("id", "kind", "owner", "square"))
+_optional_values = attrgetter(*_OPTIONAL)
+_OPTIONAL_DEFAULTS = tuple(_PIECE_DEFAULTS[name] for name in _OPTIONAL)
 
 
 class StateFormatError(ValueError):
@@ -46,14 +52,15 @@ def _square(value) -> list[int] | None:
 
 def state_to_json(state: GameState) -> dict[str, Any]:
     pieces = []
-    for piece in sorted(state.board, key=lambda p: (p.canonical_key, p.id)):
-        raw: dict[str, Any] = {"id": piece.id, "kind": piece.kind, "owner": piece.owner, "at": _square(piece.square)}
-        for name, default in _PIECE_DEFAULTS.items():
-            if name in ("id", "kind", "owner", "square"):
-                continue
-            value = getattr(piece, name)
-            if value != default:
-                raw[name] = value
+    # the canonical order (owner, x, y, kind), then the id
+    for piece in sorted(state.board, key=lambda p: (p.owner or "", p.square[0], p.square[1], p.kind, p.id)):
+        square = piece.square
+        raw: dict[str, Any] = {"id": piece.id, "kind": piece.kind, "owner": piece.owner, "at": [square[0], square[1]]}
+        values = _optional_values(piece)
+        if values != _OPTIONAL_DEFAULTS:
+            for name, value, default in zip(_OPTIONAL, values, _OPTIONAL_DEFAULTS):
+                if value != default:
+                    raw[name] = value
         pieces.append(raw)
     players = []
     for name in sorted(state.players):

@@ -62,3 +62,24 @@ def test_malformed_text_is_refused_as_json_refuses_it(text):
     with pytest.raises(json.JSONDecodeError) as theirs:
         json.loads(text)
     assert ours.value.pos == theirs.value.pos
+
+
+OPTIONAL = {"check": "capturable", "disabled": True, "moved": True, "energy": True, "spirit": True, "carrying": "N",
+            "carrying_since": 4, "fade": 2, "step_used": True, "placed": 3}
+
+
+@pytest.mark.parametrize("field", sorted(OPTIONAL))
+def test_a_piece_writes_exactly_the_fields_that_differ_from_their_defaults(field):
+    """A piece is written with its id, kind, owner and square, and only those other fields that
+    differ from their defaults: each of them alone, then all of them, read back the same."""
+    ruleset = load_preset("neisg")
+    specs = [{"owner": "Ada", "kind": "K", "square": (0, 0)},
+             {"owner": "Ada", "kind": "Q", "square": (1, 0), field: OPTIONAL[field]},
+             {"owner": "Ada", "kind": "R", "square": (2, 0), **OPTIONAL}]
+    state = GameState.build(ruleset, specs, [Player("Ada", "Red")], update=2)
+    pieces = json.loads(serialize.dumps(state))["pieces"]
+    core = {"id", "kind", "owner", "at"}
+    assert [set(p) - core for p in pieces] == [set(), {field}, set(OPTIONAL)]
+    assert pieces[1][field] == OPTIONAL[field]
+    assert sorted(serialize.loads(serialize.dumps(state)).board, key=lambda p: p.id) == sorted(state.board,
+                                                                                            key=lambda p: p.id)
