@@ -26,13 +26,16 @@ WORKER = Path(__file__).with_name("worker.py")
 KILLED = -signal.SIGKILL
 #: the clock of the processes that resolve: far enough after the set-up's that its deadline is due
 DUE_HOURS = 3.0
+#: seconds between two heartbeats of a worker's service: a killed worker's claim is free after
+#: three (bot/service/claims.py's lease; the bot's own beat is 5 s)
+BEAT = 1.0
 
 
 class Process:
     """One worker process; :meth:`ask` sends a command and returns its answer."""
 
     def __init__(self, url: str, name: str, out: Path, *, offset_hours: float = DUE_HOURS,
-                 fault: tuple[str, int] | None = None) -> None:
+                 fault: tuple[str, int] | None = None, beat: float = BEAT) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("SKIRMISH_FAULT")}
         if fault is not None:
             env["SKIRMISH_FAULT"], env["SKIRMISH_FAULT_UPDATE"] = fault[0], str(fault[1])
@@ -41,7 +44,7 @@ class Process:
         self._stderr = open(self.stderr_path, "w")
         self.popen = subprocess.Popen(
             [sys.executable, str(WORKER), "--url", url, "--name", name, "--out", str(out),
-             "--offset-hours", str(offset_hours)],
+             "--offset-hours", str(offset_hours), "--beat", str(beat)],
             cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, text=True)
         self._lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -116,12 +119,6 @@ def processes():
     yield start
     for process in started:
         process.close()
-
-
-@pytest.fixture(params=["sqlite"])
-def shared_url(request, tmp_path) -> str:
-    """The one database both processes use."""
-    return f"sqlite:///{tmp_path / 'shared.sqlite3'}"
 
 
 def at(seconds: float) -> float:

@@ -20,6 +20,8 @@ It first prints ``{"ready": true, "pid": ..., "holder": ...}``. Commands (``"do"
 
 Every command may carry ``at`` (a Unix time): it starts then, so two processes act at the same moment.
 The service's clock is the wall clock moved by ``--offset-hours`` (a deadline an hour away is due).
+The service registers and beats every ``--beat`` seconds (bot/service/claims.py), so a killed
+worker's claim is free once three beats have passed without one.
 The fault points of ``bot/service/faults.py`` work here as in the bot (``SKIRMISH_FAULT``).
 """
 
@@ -42,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bot.render.palette import colour_names  # noqa: E402
 from bot.scheduler import GameScheduler  # noqa: E402
 from bot.service import Moderator, OutboxRelay, Service, ServiceError  # noqa: E402
+from bot.service.claims import Liveness  # noqa: E402
 from bot.service.publishing import post_path  # noqa: E402
 from bot.store import Post, Store  # noqa: E402
 
@@ -59,13 +62,6 @@ def colours(count: int) -> list[str]:
     """``count`` distinct colours: the listed names, then two-tone pairs (INTERFACES.md)."""
     names = list(colour_names())
     return (names + [f"{a}/{b}" for a in names for b in names if a != b])[:count]
-
-
-async def open_store(url: str) -> Store:
-    """The shared database: ``sqlite:///relative/path``, ``sqlite:////absolute/path`` or ``postgresql://...``."""
-    if url.startswith("sqlite:///"):
-        return await Store.open(url.removeprefix("sqlite:///"))
-    return await Store.open(url)
 
 
 class ExclusivePublisher:
@@ -169,14 +165,15 @@ class Worker:
         began, attempts, outcomes = time.perf_counter(), 0, []
         while True:
             attempts += 1
+            tried_at = time.time()
             outcome = (await self.service.resolve_if_due(game, update)).outcome
             if not outcomes or outcomes[-1] != outcome:
                 outcomes.append(outcome)
             if outcome in ("resolved", "already_resolved") or time.perf_counter() - began > limit:
                 break
             await asyncio.sleep(0.05)
-        return {"outcomes": outcomes, "attempts": attempts, "seconds": time.perf_counter() - began,
-                "at": time.time()}
+        # at: when the last attempt began (the one that claimed the update, or found it resolved)
+        return {"outcomes": outcomes, "attempts": attempts, "seconds": time.perf_counter() - began, "at": tried_at}
 
     async def deliver(self) -> dict:
         delivered = 0
@@ -209,10 +206,13 @@ class Worker:
 
 async def serve(args) -> None:
     offset = timedelta(hours=args.offset_hours)
-    store = await open_store(args.url)
-    service = Service(store, clock=lambda: datetime.now(timezone.utc) + offset)
+    store = await Store.open(args.url)
+    service = Service(store, clock=lambda: datetime.now(timezone.utc) + offset,
+                      liveness=Liveness(beat=timedelta(seconds=args.beat)))
+    await service.start()                   # registered, and beating until it stops (or is killed)
     worker = Worker(service, args.name, Path(args.out))
-    print(json.dumps({"ready": True, "pid": os.getpid(), "holder": service.holder}), flush=True)
+    print(json.dumps({"ready": True, "pid": os.getpid(), "holder": service.holder,
+                      "lease": service.liveness.lease.total_seconds()}), flush=True)
     loop = asyncio.get_running_loop()
     try:
         while True:
@@ -233,6 +233,7 @@ async def serve(args) -> None:
                 answer = {"error": f"{type(exc).__name__}: {exc}"}
             print(json.dumps({"did": action, **answer}), flush=True)
     finally:
+        await service.stop()
         await store.close()
 
 
@@ -241,6 +242,8 @@ def main() -> None:
     parser.add_argument("--url", required=True, help="the shared database: sqlite:///path or postgresql://...")
     parser.add_argument("--name", required=True, help="this process's name in the deliveries log")
     parser.add_argument("--out", required=True, help="where posts and deliveries.jsonl are written")
+    parser.add_argument("--beat", type=float, default=5.0,
+                        help="seconds between heartbeats (a silent service's claims are free after 3)")
     parser.add_argument("--offset-hours", type=float, default=0.0, help="the service's clock: the wall clock plus this")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format=f"{args.name} %(levelname)s %(message)s")
