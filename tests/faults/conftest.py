@@ -61,6 +61,13 @@ class Process:
         self.popen.stdin.flush()
 
     def answer(self, timeout: float = 120.0) -> dict:
+        """The answer to the last command (lines it streamed before are skipped)."""
+        while "confirmed" in (line := self.line(timeout)):
+            pass
+        return line
+
+    def line(self, timeout: float = 120.0) -> dict:
+        """The next line the process printed."""
         try:
             line = self._lines.get(timeout=timeout)
         except queue.Empty:

@@ -95,6 +95,47 @@ def test_a_thousand_players_order_at_once_through_two_processes(store_url, tmp_p
     assert sum(len(rows) for rows in stored.values()) == made + sum(len(o) for o in later.values())
 
 
+def test_a_process_killed_in_a_burst_of_orders_loses_none_it_confirmed(store_url, tmp_path, processes):
+    players = 400
+    a = processes(store_url, "A", tmp_path, offset_hours=0)
+    game = a.ask(do="setup", players=players)["game"]
+    b = processes(store_url, "B", tmp_path, offset_hours=0)
+    # every player a placement, then another (D6: the later wins); A's in ten waves 0.1 s apart,
+    # killed once a third of them are confirmed; B's all at once, at the same moment
+    sent = {"A": [], "B": []}
+    for second in (False, True):
+        for index in range(players):
+            x, y = king(index, players)
+            sent["A" if index % 2 == 0 else "B"].append([FIRST_USER + index, f"+K({x},{y + second})"])
+    start = at(1.0)
+    a.send(do="submit", game=game, orders=sent["A"], waves=10, pause=0.1, stream=True, at=start)
+    b.send(do="submit", game=game, orders=sent["B"], at=start)
+    confirmed = []
+    while len(confirmed) < len(sent["A"]) // 3:
+        line = a.line()
+        assert "confirmed" in line, f"A answered before it was killed: {line}"
+        confirmed.append(line["confirmed"])
+    a.kill()
+    answered_b = b.answer()["receipts"]
+    assert all("error" not in r for r in answered_b), "the other process's orders are all taken"
+
+    stored = order_rows(b.ask(do="facts", game=game), 1)
+    stored_a = [(row["user"], row["canonical"]) for index in range(0, players, 2)
+                for row in stored.get(FIRST_USER + index, [])]
+    print(f"\n{store_url.split(':')[0]}: A killed after {len(confirmed)} confirmations; {len(stored_a)} of its "
+          f"{len(sent['A'])} orders stored")
+    assert len(stored_a) < len(sent["A"]), "the kill struck before A's last wave"
+    for receipt in confirmed:                    # nothing confirmed is lost
+        assert (receipt["user"], receipt["canonical"]) in stored_a, receipt
+    for receipt in answered_b:
+        assert receipt["canonical"] in [row["canonical"] for row in stored[receipt["user"]]], receipt
+    for user, rows in stored.items():
+        # what was stored of a player's orders is what they sent, in order, once each; the book holds the last
+        theirs = [text for u, text in sent["A"] + sent["B"] if u == user]
+        assert [row["canonical"] for row in rows] == theirs[:len(rows)], user
+        assert [row["status"] for row in rows] == ["superseded"] * (len(rows) - 1) + ["pending"], user
+
+
 def small_game(url, out, processes) -> tuple[int, dict[str, str]]:
     """A game of ``SMALL`` players whose update 1 (the kings' placements) is resolved and whose
     update 2 has an order from every player but the last two, sent through two processes at once;

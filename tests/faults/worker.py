@@ -7,9 +7,9 @@ It first prints ``{"ready": true, "pid": ..., "holder": ...}``. Commands (``"do"
 
 - ``setup``: a running neisg game with ``players`` joined (user ids 1000, 1001, ...); with
   ``placed``, their kings placed 4 squares apart and update 1 resolved (a moderator's resolve).
-- ``submit``: ``orders``, ``[[user_id, text], ...]``, all at once (one task each, in this order);
-  the receipts (or errors) in the same order, and the seconds from the first submission to the last
-  confirmation.
+- ``submit``: ``orders``, ``[[user_id, text], ...]``, all at once (one task each, in this order),
+  or in ``waves``; the receipts (or errors) in the same order, and the seconds from the first
+  submission to the last confirmation; with ``stream``, each confirmation as it is given too.
 - ``resolve``: ``times`` calls of ``resolve_if_due(game, update)`` and ``jobs`` firings of the
   scheduler's deadline job (``GameScheduler.run_due``, what every job of the game calls), all at once.
 - ``resolve_until``: ``resolve_if_due`` again and again until the update is resolved (by this process
@@ -138,18 +138,30 @@ class Worker:
         game = await service.get_game(game.id)
         return {"game": game.id, "update": game.update_no, "kings": {str(u): list(k) for u, k in kings.items()}}
 
-    async def submit(self, game: int, orders: list) -> dict:
+    async def submit(self, game: int, orders: list, source: str = "channel", waves: int = 1, pause: float = 0.0,
+                     stream: bool = False) -> dict:
+        """``waves`` > 1: the orders in that many waves, ``pause`` seconds apart (each wave at once).
+        ``stream``: each confirmation is also printed the moment it is given (``{"confirmed": ...}``)."""
         began = time.perf_counter()
 
         async def one(user_id: int, text: str) -> dict:
             try:
-                receipt = await self.service.submit_order(game, user_id=user_id, text=text)
+                receipt = await self.service.submit_order(game, user_id=user_id, text=text, source=source)
             except ServiceError as exc:
                 return {"user": user_id, "error": type(exc).__name__, "why": exc.describe()}
-            return {"user": user_id, "canonical": receipt.canonical, "replaced": receipt.replaced,
-                    "update": receipt.update_no, "confirmed": time.perf_counter() - began}
+            answer = {"user": user_id, "canonical": receipt.canonical, "replaced": receipt.replaced,
+                      "update": receipt.update_no, "confirmed": time.perf_counter() - began}
+            if stream:
+                print(json.dumps({"confirmed": answer}), flush=True)
+            return answer
 
-        receipts = await asyncio.gather(*(one(user_id, text) for user_id, text in orders))
+        size = -(-len(orders) // waves)
+        calls = []
+        for start in range(0, len(orders), size):
+            if start:
+                await asyncio.sleep(pause)
+            calls.extend(asyncio.ensure_future(one(user_id, text)) for user_id, text in orders[start:start + size])
+        receipts = await asyncio.gather(*calls)
         return {"receipts": receipts, "seconds": time.perf_counter() - began}
 
     async def resolve(self, game: int, update: int, times: int = 1, jobs: int = 0) -> dict:
