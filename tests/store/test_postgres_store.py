@@ -340,3 +340,21 @@ async def test_errors_of_connection_are_clear_and_never_print_the_password(postg
         with pytest.raises(StoreError, match=message) as caught:
             await Store.open(url)
         assert "hunter2" not in str(caught.value) and "***" in str(caught.value), str(caught.value)
+
+
+@pytest.mark.postgres
+async def test_a_writer_that_waits_too_long_is_told_the_database_is_busy(postgres_url, monkeypatch):
+    import bot.store.postgres as backend
+    monkeypatch.setattr(backend, "BUSY_TIMEOUT_MS", 200)         # SQLite's busy_timeout, shortened
+    first, second = await Store.open(postgres_url), await Store.open(postgres_url)
+    try:
+        async with first.transaction() as q:
+            await add_game(q)
+            with pytest.raises(StoreError, match="is busy: another process has held its write lock"):
+                async with second.transaction() as other:
+                    await add_game(other, channel_id=11)
+        async with second.transaction() as q:                  # usable again once the lock is free
+            assert [g.channel_id for g in await q.games()] == [10]
+    finally:
+        await first.close()
+        await second.close()
