@@ -1397,20 +1397,25 @@ def _viewport_grid(pieces: Iterable[Piece], region: Region) -> tuple[list[tuple[
         side *= 2   # too scattered for legible viewports: wider ones (overviews themselves)
 
 
-def _occupied_viewports(state: GameState, region: Region) -> dict[str, Region]:
+def _occupied_viewports(state: GameState, region: Region, at_most: int | None = None) -> dict[str, Region] | None:
     """Each occupied viewport of the overview of ``region``, by name (``B2``), in reading order
     (top row first, then left to right): what an overview names and what a board of far-apart
-    areas draws as insets."""
+    areas draws as insets. None when there are more than ``at_most`` (found without looking at
+    every piece of 50,000)."""
     x0, y0, x1, y1 = region
     pieces = [p for p in state.board if x0 <= p.square[0] <= x1 and y0 <= p.square[1] <= y1]
     columns, rows = _viewport_grid(pieces, region)
     column_starts, row_starts = [a for a, _ in columns], [a for a, _ in rows]
+    column_ends, row_ends = [b for _, b in columns], [b for _, b in rows]
     cells = set()
-    for piece in pieces:
-        c = _span_index(columns, piece.square[0], column_starts)
-        r = _span_index(rows, piece.square[1], row_starts)
-        if c is not None and r is not None:
+    for piece in pieces:       # _span_index, inlined: 50,000 pieces
+        x, y = piece.square
+        c = bisect_right(column_starts, x) - 1
+        r = bisect_right(row_starts, y) - 1
+        if c >= 0 and x <= column_ends[c] and r >= 0 and y <= row_ends[r]:
             cells.add((c, r))
+            if at_most is not None and len(cells) > at_most:
+                return None
     return {viewport_name(c, r): (columns[c][0], rows[r][0], columns[c][1], rows[r][1])
             for c, r in sorted(cells, key=lambda cr: (-cr[1], cr[0]))}
 
@@ -1447,8 +1452,8 @@ class _InsetPainter:
         nx, ny = x1 - x0 + 1, y1 - y0 + 1
         if max(nx, ny) <= INSET_FROM:
             return {}
-        cells = _occupied_viewports(self.state, self.region)
-        if not 2 <= len(cells) <= MAX_INSETS:
+        cells = _occupied_viewports(self.state, self.region, at_most=MAX_INSETS)
+        if cells is None or not 2 <= len(cells) <= MAX_INSETS:
             return {}
         shown = sum((b - a + 1) * (hi - lo + 1) for a, lo, b, hi in cells.values())
         return cells if shown * 2 <= nx * ny else {}       # insets that save at least half the squares
@@ -1598,18 +1603,25 @@ class _OverviewPainter:
         column_scale = [cell / (b - a + 1) for a, b in columns]
         row_scale = [cell / (b - a + 1) for a, b in rows]
         detailed: dict[tuple[int, int], list[Piece]] = defaultdict(list)   # cells big enough for sprites
+        # per column and row once, not per piece (50,000 of them): where each span ends, where its
+        # cell begins, whether it is drawn in detail
+        column_ends, row_ends = [b for _, b in columns], [b for _, b in rows]
+        column_lefts = [left + c * cell for c in range(n_cols)]
+        row_tops = [top + (n_rows - 1 - r) * cell for r in range(n_rows)]
+        column_detailed = [scale >= _DETAILED_CELL_SCALE for scale in column_scale]
+        row_detailed = [scale >= _DETAILED_CELL_SCALE for scale in row_scale]
         for piece in pieces:
             x, y = piece.square
-            c = _span_index(columns, x, column_starts)
-            r = _span_index(rows, y, row_starts)
-            if c is None or r is None:
+            c = bisect_right(column_starts, x) - 1        # _span_index, inlined
+            r = bisect_right(row_starts, y) - 1
+            if c < 0 or x > column_ends[c] or r < 0 or y > row_ends[r]:
                 continue
             occupied[(c, r)] += 1
-            if min(column_scale[c], row_scale[r]) >= _DETAILED_CELL_SCALE:
+            if column_detailed[c] and row_detailed[r]:
                 detailed[(c, r)].append(piece)
                 continue
-            px = left + c * cell + int((x - columns[c][0]) * column_scale[c])
-            py = top + (n_rows - 1 - r) * cell + int((rows[r][1] - y) * row_scale[r])
+            px = column_lefts[c] + int((x - column_starts[c]) * column_scale[c])
+            py = row_tops[r] + int((row_ends[r] - y) * row_scale[r])
             dots.setdefault((px, py, c, r), []).append(piece.owner)
         for (c, r) in occupied:
             cx, cy = cell_origin(c, r)
