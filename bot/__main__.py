@@ -5,7 +5,7 @@
     python -m bot render --pieces RULESET --out FILE
     python -m bot demo [--ruleset NAME] [--players N] [--updates N] [--seed N] [--events-from N] [--out DIR]
                        [--store-url URL]
-    python -m bot run [--config PATH]
+    python -m bot run [--config PATH] [--shards A-B --shard-count N]
 
 ``render`` draws a scenario's board (``--after``: the position after resolving the scenario's
 update, with its last moves; a board of areas, territory's, is drawn whole with its turn cycle,
@@ -25,6 +25,9 @@ unfinished session.
 ``run`` runs the Discord bot (:mod:`bot.client`) with the settings of ``PATH`` (default
 ``./config.toml``; every key is in ``config.example.toml``) and the token in ``DISCORD_TOKEN``; a
 missing or invalid setting, or a missing token, prints one message naming it and exits with status 2.
+With ``--shards A-B --shard-count N`` (or ``--shards A``) the process runs only shards A to B of N
+with discord.py's ``AutoShardedBot``, and only the games of their servers (docs/sharding.md); an
+impossible range exits with status 2 too.
 
 Each subcommand is one ``_add_<name>`` function that registers its parser and its handler; the
 bot (``run``) and the offline session (``demo``) slot in the same way.
@@ -328,7 +331,13 @@ async def _serve(bot, token: str) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from bot.config import ConfigError, load_config, token_from_environment
+    from bot.shards import ShardError, parse_shards
 
+    try:
+        shards = (parse_shards(args.shards, args.shard_count)
+                  if args.shards is not None or args.shard_count is not None else None)
+    except ShardError as exc:
+        raise CommandError(str(exc)) from None
     try:
         config = load_config(args.config)
         token = token_from_environment()
@@ -340,15 +349,20 @@ def _run(args: argparse.Namespace) -> int:
     import aiohttp
     import discord
 
-    from bot.client import SkirmishBot
+    from bot.client import make_bot
     from bot.store import StoreError
 
     discord.utils.setup_logging()
     try:
-        asyncio.run(_serve(SkirmishBot(config), token))
+        asyncio.run(_serve(make_bot(config, shards=shards), token))
     except discord.LoginFailure:
         raise CommandError("Discord refused the token in DISCORD_TOKEN: copy it again from the Developer "
                            "Portal (your application > Bot > Reset Token)") from None
+    except discord.ConnectionClosed as exc:
+        if exc.code not in _SHARDS_REFUSED:
+            raise
+        raise CommandError(f"Discord refused {shards.text() if shards else 'one shard'}: "
+                           f"{_SHARDS_REFUSED[exc.code]}") from None
     except StoreError as exc:
         raise CommandError(f"store.url: {exc}") from None
     except aiohttp.ClientConnectorError as exc:
@@ -356,6 +370,14 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+#: the gateway's close codes about shards (Discord's documentation, "Gateway close event codes")
+_SHARDS_REFUSED = {
+    4010: "an invalid shard (check --shards and --shard-count)",
+    4011: "the bot is in too many servers for that few shards: start every process with a larger "
+          "--shard-count (Discord asks for one shard per 2,500 servers at most)",
+}
 
 
 def _add_run(commands) -> None:
@@ -366,6 +388,12 @@ def _add_run(commands) -> None:
                     "from the environment variable DISCORD_TOKEN. A missing or invalid setting exits "
                     "with status 2 and names it.")
     run.add_argument("--config", metavar="PATH", help="the configuration file (default: ./config.toml)")
+    run.add_argument("--shards", metavar="A-B",
+                     help="run only Discord shards A to B (or one shard, A) of --shard-count; this process then "
+                          "runs only the games of their servers, and the one with shard 0 also takes direct "
+                          "messages (docs/sharding.md). Default: one process, every shard and game")
+    run.add_argument("--shard-count", type=_whole, metavar="N",
+                     help="how many shards the bot has in all, over every process (with --shards)")
     run.set_defaults(run=_run)
 
 

@@ -10,6 +10,13 @@ Every dependency can be injected (``service``, ``store``, ``scheduler``, ``publi
 so tests run the real bot against a fake Discord with a fake clock. An injected store or service is
 left open by :meth:`~SkirmishBot.close`: whoever made it closes it.
 
+With ``shards`` (``python -m bot run --shards A-B --shard-count N``) the bot is a
+:class:`ShardedSkirmishBot`, discord.py's ``AutoShardedBot`` running those shards only, and it
+schedules, resolves and posts only the games of their servers (:mod:`bot.shards`,
+docs/sharding.md); :func:`make_bot` picks the class. Every few seconds (``config.sweep_seconds``) its
+``discord.ext.tasks`` loop runs the scheduler's sweep, which picks up what another process (one
+with other shards) changed in the shared database.
+
 ``config.api_base`` replaces discord.py's REST base (``discord.http.Route.BASE``) exactly, version
 included, and ``config.gateway_url`` the first gateway URL (``DiscordWebSocket.DEFAULT_GATEWAY``)
 (INTERFACES.md, "Configuration"); both are put back when the bot closes.
@@ -22,14 +29,15 @@ import logging
 
 import discord
 import yarl
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.config import Config
 from bot.service import Clock, OutboxRelay, Publisher, Service, utc_now
 from bot.service.rulebook import Rulebook
+from bot.shards import Shards
 from bot.store import Store
 
-__all__ = ["SkirmishBot", "COGS", "POSTS_EVENT", "bot_intents", "ClientRelay"]
+__all__ = ["SkirmishBot", "ShardedSkirmishBot", "make_bot", "COGS", "POSTS_EVENT", "bot_intents", "ClientRelay"]
 
 log = logging.getLogger(__name__)
 
@@ -82,16 +90,22 @@ class SkirmishBot(commands.Bot):
     scheduler), ``publisher`` (a :class:`~bot.service.Publisher`; default: the Discord publisher),
     ``clock`` (the service's clock), ``sync_commands`` (False: do not sync the command tree),
     ``relay_poll_seconds`` (how often the relay looks for due retries without being woken).
+    ``shards``: the shards this process runs (only :class:`ShardedSkirmishBot` connects to just
+    those; an injected service must have been made with the same).
     """
 
     def __init__(self, config: Config, *, service: Service | None = None, store: Store | None = None,
                  scheduler=None, publisher: Publisher | None = None, clock: Clock | None = None,
                  sync_commands: bool = True, relay_poll_seconds: float = 5.0,
-                 intents: discord.Intents | None = None) -> None:
+                 intents: discord.Intents | None = None, shards: Shards | None = None, **client_options) -> None:
+        if shards is not None and service is not None and service.shards != shards:
+            raise ValueError(f"the service runs {service.shards.text()}, not {shards.text()}")
         super().__init__(command_prefix=commands.when_mentioned, help_command=None,
                          intents=intents or bot_intents(),
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), **client_options)
         self.config = config
+        self.owned_shards = shards or (service.shards if service is not None else Shards.whole())
+        self.sweeper: tasks.Loop | None = None
         self.service: Service | None = service
         self.store: Store | None = service.store if service is not None else store
         self._owns_store = self.store is None
@@ -99,6 +113,7 @@ class SkirmishBot(commands.Bot):
         self.scheduler = None if scheduler is False else scheduler
         self._start_scheduler = scheduler is not False
         self._scheduler_started = False
+        self._service_started = False
         self.publisher = publisher
         self.relay: ClientRelay | None = None
         self._relay_task: asyncio.Task | None = None
@@ -131,9 +146,11 @@ class SkirmishBot(commands.Bot):
             if self.store is None:
                 self.store = await Store.open(self.config.store_url)
                 log.info("opened the store %s", self.store.location)
-            self.service = Service(self.store, clock=self._clock)
+            self.service = Service(self.store, clock=self._clock, shards=self.owned_shards)
         self.service.on_posts_waiting = self._posts_waiting
         self.service.rulebook = Rulebook(self.config.rulebook_url)     # where messages point for the rules
+        await self.service.start()        # its row in services and its heartbeat: what its claims rest on
+        self._service_started = True
         for name in COGS:
             await self.load_extension(name)
         if self._start_scheduler:
@@ -143,14 +160,20 @@ class SkirmishBot(commands.Bot):
                 self.scheduler = GameScheduler(self.service)
             await self.scheduler.start()
             self._scheduler_started = True
+            # another process (one with other shards) may change our games in the database: sweep
+            if hasattr(self.scheduler, "sweep") and not self.owned_shards.everything:
+                self.sweeper = tasks.loop(seconds=self.config.sweep_seconds)(self._sweep)
+                self.sweeper.start()
         if self.publisher is None:
             from bot.discord_publisher import DiscordPublisher
 
             self.publisher = DiscordPublisher(self, self.service)
         self.relay = ClientRelay(self, self.service, self.publisher, poll_seconds=self._relay_poll_seconds)
         self._relay_task = asyncio.create_task(self._run_relay(), name="skirmish outbox relay")
-        if self._sync_commands:
+        if self._sync_commands and self.owned_shards.direct_messages:
             await self._sync()
+        elif self._sync_commands:       # commands are the application's, not a shard's: synced once
+            log.info("running %s: the process with shard 0 syncs the slash commands", self.owned_shards.text())
 
     async def _sync(self) -> None:
         if self.config.test_guild is not None:
@@ -172,18 +195,30 @@ class SkirmishBot(commands.Bot):
                 log.exception("the outbox relay stopped; restarting it in %s s", self._relay_poll_seconds)
                 await asyncio.sleep(self._relay_poll_seconds)
 
+    async def _sweep(self) -> None:
+        """One sweep of the scheduler (the ``sweeper`` loop): a failure is logged and the next
+        sweep tries again."""
+        try:
+            await self.scheduler.sweep()
+        except Exception:
+            log.exception("the scheduler's sweep failed; the next one tries again in %s s", self.config.sweep_seconds)
+
     def _posts_waiting(self) -> None:
         self.dispatch(POSTS_EVENT)
 
     async def on_ready(self) -> None:
-        log.info("connected to Discord as %s (id %s), in %d servers", self.user, getattr(self.user, "id", "?"),
-                 len(self.guilds))
+        log.info("connected to Discord as %s (id %s), in %d servers (%s)", self.user, getattr(self.user, "id", "?"),
+                 len(self.guilds), self.owned_shards.text())
 
     # ------------------------------------------------------------------ shutdown
     async def close(self) -> None:
-        """Stop the scheduler (a resolution under way commits), the relay, the Discord connection,
-        then close the store: its database threads would otherwise keep the process alive."""
+        """Stop the scheduler (a resolution under way commits), the relay, the service's heartbeat
+        (its row in services goes), the Discord connection, then close the store: its database
+        threads would otherwise keep the process alive."""
         try:
+            if self.sweeper is not None:
+                sweeper, self.sweeper = self.sweeper, None
+                sweeper.cancel()
             if self._scheduler_started and self.scheduler is not None:
                 self._scheduler_started = False
                 try:
@@ -196,6 +231,12 @@ class SkirmishBot(commands.Bot):
                 await asyncio.gather(task, return_exceptions=True)
             if self.service is not None and self.service.on_posts_waiting == self._posts_waiting:
                 self.service.on_posts_waiting = None
+            if self._service_started:
+                self._service_started = False
+                try:
+                    await self.service.stop()     # its row goes: a claim it still holds is free at once
+                except Exception:
+                    log.exception("the service could not remove its row; its claims are free once its lease has passed")
             await super().close()
         finally:
             if self._owns_store and self.store is not None:
@@ -203,3 +244,20 @@ class SkirmishBot(commands.Bot):
                 await store.close()
                 log.info("closed the store")
             self._restore_endpoints()
+
+
+class ShardedSkirmishBot(SkirmishBot, commands.AutoShardedBot):
+    """Skirmish on some of Discord's shards: discord.py's ``AutoShardedBot`` connecting only
+    ``shards.ids`` of ``shards.count``, scheduling, resolving and posting only the games of their
+    servers. Direct messages arrive at the process with shard 0 (docs/sharding.md)."""
+
+    def __init__(self, config: Config, *, shards: Shards, **options) -> None:
+        super().__init__(config, shards=shards, shard_ids=list(shards.ids), shard_count=shards.count, **options)
+
+
+def make_bot(config: Config, *, shards: Shards | None = None, **options) -> SkirmishBot:
+    """The bot for ``python -m bot run``: with ``shards`` (``--shards``), a :class:`ShardedSkirmishBot`
+    running just those; without, a :class:`SkirmishBot` (one gateway connection, every game)."""
+    if shards is None:
+        return SkirmishBot(config, **options)
+    return ShardedSkirmishBot(config, shards=shards, **options)

@@ -18,6 +18,8 @@ __all__ = ["Config", "ConfigError", "load_config", "token_from_environment", "DE
 DEFAULT_API_BASE = "https://discord.com/api/v10"
 #: the database (INTERFACES.md, "[store]"): a SQLite file beside the bot, or postgresql://...
 DEFAULT_STORE_URL = "sqlite:///skirmish.sqlite3"
+#: how often the scheduler rereads its games from the database (docs/sharding.md, "The sweep")
+DEFAULT_SWEEP_SECONDS = 5.0
 
 
 class ConfigError(ValueError):
@@ -32,6 +34,7 @@ class Config:
     store_url: str = DEFAULT_STORE_URL
     moderator_role: str | int | None = None
     rulebook_url: str | None = None
+    sweep_seconds: float = DEFAULT_SWEEP_SECONDS
     source: str = "(defaults)"
 
 
@@ -40,6 +43,7 @@ _KNOWN = {
     "store": {"url", "path"},
     "moderation": {"role"},
     "docs": {"rulebook_url"},
+    "scheduler": {"sweep_seconds"},
 }
 
 
@@ -121,8 +125,12 @@ def load_config(path: str | Path | None = None) -> Config:
         rulebook_url = _url(rulebook_url, "docs.rulebook_url", ("http", "https"))
         if len(rulebook_url) > 100:     # it goes into messages of at most 2,000 characters
             raise ConfigError(f"docs.rulebook_url must be at most 100 characters, not {len(rulebook_url)}")
+    sweep_seconds = data.get("scheduler", {}).get("sweep_seconds", DEFAULT_SWEEP_SECONDS)
+    if isinstance(sweep_seconds, bool) or not isinstance(sweep_seconds, (int, float)) or not 0.5 <= sweep_seconds <= 3600:
+        raise ConfigError(f"scheduler.sweep_seconds must be a number of seconds from 0.5 to 3600, not {sweep_seconds!r}")
     return Config(api_base=api_base, gateway_url=gateway_url, test_guild=test_guild, store_url=store_url,
-                  moderator_role=role, rulebook_url=rulebook_url, source=str(path))
+                  moderator_role=role, rulebook_url=rulebook_url, sweep_seconds=float(sweep_seconds),
+                  source=str(path))
 
 
 def token_from_environment() -> str:

@@ -11,6 +11,14 @@ service's idempotent triggers (``remind_if_due``, ``lock_if_due``, ``resolve_if_
 places the game's jobs again from the database. A job that fires late, twice, or in two processes
 at once therefore does no harm, and a job that never fires (the bot was down) is made up for by
 :meth:`GameScheduler.start`, which runs ``run_due`` for every running game before anything else.
+
+With several bot processes (docs/sharding.md) a scheduler places jobs only for the games its
+service owns (``service.owns``: the game's server is on the process's shards). Another process may
+still move an owned game's moments in the shared database (shard 0 takes every direct-message
+order, and the order that completes the set makes the deadline now): :meth:`GameScheduler.sweep`,
+which the bot runs every few seconds (``[scheduler] sweep_seconds``), rereads the owned running
+games and places again the jobs of those whose moments changed, of games started or resumed
+elsewhere, and of games whose claim was freed.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from typing import NamedTuple
 
 from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -82,6 +91,26 @@ class _GameLocks:
     place: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
+class _Moments(NamedTuple):
+    """What a game's jobs are made from, as read from its row: when it differs from what the jobs
+    were placed for, something (maybe another process) changed the game, and its jobs are placed again."""
+
+    status: str
+    update_no: int
+    deadline_at: datetime | None
+    lock_at: datetime | None
+    locked: bool
+    reminded_for: datetime | None
+    claimed_by: str | None
+    settings: dict
+    schedule: dict
+
+    @classmethod
+    def of(cls, game: Game) -> "_Moments":
+        return cls(game.status, game.update_no, game.deadline_at, game.lock_at, game.locked, game.reminded_for,
+                   game.claimed_by, game.settings, game.schedule)
+
+
 def _period(schedule: Schedule) -> timedelta | None:
     """How long an update is open on this schedule (None: manual)."""
     if schedule.kind == "interval" and schedule.seconds:
@@ -105,6 +134,7 @@ class GameScheduler:
         self.service = service
         self.scheduler = scheduler if scheduler is not None else AsyncIOScheduler(timezone=timezone.utc)
         self.retry_after = retry_after
+        self._placed_for: dict[int, _Moments] = {}         # game id -> what its jobs were placed for
         self._owns_scheduler = scheduler is None
         self._started_scheduler = False
         self._started = False
@@ -132,9 +162,8 @@ class GameScheduler:
             self.scheduler.start()
             self._started_scheduler = True
         runs = []
-        for game in await self.service.games_in():
-            if game.status == "running":
-                runs.append(await self.run_due(game.id))
+        for game in await self.service.owned_games():
+            runs.append(await self.run_due(game.id))
         caught_up = [run for run in runs if run.resolved]
         if caught_up:
             log.info("resolved %d overdue update(s) at start-up: %s", len(caught_up),
@@ -193,6 +222,37 @@ class GameScheduler:
                 found[kind] = job.next_run_time
         return found
 
+    # ------------------------------------------------------------------ the sweep
+    async def sweep(self) -> list[int]:
+        """Place again, from the database, the jobs of every owned game whose moments changed
+        since its jobs were placed (by another process: an order by direct message that completed
+        the set, a game started or resumed there, a claim freed), and remove the jobs of games no
+        longer running; returns those game ids. A game being run is left to its run. Run it often
+        (the bot: every few seconds): it is one read of the owned running games."""
+        if self._closing or not self._started:
+            return []
+        games = {game.id: game for game in await self.service.owned_games()}
+        changed = []
+        for game_id in sorted(set(games) | self._games | set(self._placed_for)):
+            if self._closing:
+                break
+            game = games.get(game_id)
+            placed_for = self._placed_for.get(game_id)
+            if game is not None and placed_for == _Moments.of(game):
+                continue
+            if game is None and game_id not in self._games:
+                self._placed_for.pop(game_id, None)         # no jobs to remove
+                continue
+            if self._locks_of(game_id).run.locked():        # its run places its jobs when it is done
+                continue
+            if game is not None and placed_for is not None and placed_for.claimed_by and not game.claimed_by:
+                self._retries.pop(game_id, None)            # the claim that held it up is gone: no need to wait
+            await self._place(game_id, after_run=False)
+            changed.append(game_id)
+        if changed:
+            log.debug("the sweep placed again the jobs of games %s", ", ".join(map(str, changed)))
+        return changed
+
     # ------------------------------------------------------------------ what is due
     async def run_due(self, game_id: int) -> DueRun:
         """Do what is due for ``game_id`` by the service's clock, then place its jobs again.
@@ -218,7 +278,7 @@ class GameScheduler:
         game = await self._read(game_id)
         if game is None:
             return DueRun(game_id, None)
-        if self._closing or game.status != "running":
+        if self._closing or game.status != "running" or not self.service.owns(game):
             return DueRun(game_id, game.update_no)
         now = self.service.now()
         due = {kind for kind, moment in self._plan(game, now).items() if moment <= now}
@@ -284,7 +344,11 @@ class GameScheduler:
                 return {}
             game = await self._read(game_id)
             now = self.service.now()
-            plan = {} if game is None else self._plan(game, now)
+            plan = {} if game is None or not self.service.owns(game) else self._plan(game, now)
+            if game is None or not self.service.owns(game):
+                self._placed_for.pop(game_id, None)
+            else:
+                self._placed_for[game_id] = _Moments.of(game)
             if not plan:
                 self._retries.pop(game_id, None)
                 self._remove_jobs(game_id)

@@ -21,6 +21,7 @@ from bot.engine.model import Player
 from bot.engine.ruleset import Ruleset, RulesetError, load_preset
 from bot.engine.state import GameState
 from bot.engine.variants import Variant, VariantUnavailable, variant_for
+from bot.shards import Shards
 from bot.store import Game, Queries, Store
 
 from .errors import NotAllowed, NotFound, WrongTime
@@ -118,11 +119,15 @@ class ServiceBase:
     #: where players read the rules that messages cite (the bot sets it from ``[docs] rulebook_url``)
     rulebook: Rulebook = Rulebook()
 
-    def __init__(self, store: Store, *, clock: Clock = utc_now, holder: str | None = None) -> None:
+    def __init__(self, store: Store, *, clock: Clock = utc_now, holder: str | None = None,
+                 shards: Shards | None = None) -> None:
         self.store = store
         self.clock = clock
         #: this service's identity: what its claims name (see .claims)
         self.holder = holder or new_identity()
+        #: the Discord shards this process runs: it schedules, resolves and posts only the games of
+        #: their servers (docs/sharding.md); by default every game
+        self.shards = shards or Shards.whole()
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: dict[int, tuple[tuple[int, int], GameState]] = {}
         #: order suggestions (issue 28): each player's moves per position, and each game's position
@@ -147,6 +152,15 @@ class ServiceBase:
         if moment.tzinfo is None:
             raise ValueError("the service clock must return timezone-aware UTC times")
         return moment
+
+    def owns(self, game: Game) -> bool:
+        """Whether this process schedules, resolves and posts ``game`` (its server is on our shards)."""
+        return self.shards.owns(game.guild_id)
+
+    async def owned_games(self, statuses: tuple[str, ...] = ("running",)) -> list[Game]:
+        """The games of our shards' servers with these statuses, by id (the scheduler's)."""
+        async with self.store.snapshot_read() as q:
+            return await q.games(statuses=statuses, owned=self.shards)
 
     def lock_for(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())

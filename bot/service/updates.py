@@ -146,12 +146,13 @@ class UpdateCases(ClaimCases, TimelapseCases):
         """At start-up: register this service (see .claims) and free the claims of dead holders
         (no heartbeat within the lease, or no row: a process killed, a host gone); returns the games
         whose claim was freed. Their locked orders stay locked, and the next ``resolve_if_due``
-        resolves the update once."""
+        resolves the update once. Only the games of this process's shards (``self.shards``): the
+        others are their owners' (a dead claim is free for them too, whoever frees it)."""
         async with self.store.transaction() as q:
             await self._register(q)
-            mine = {game.id for game in await q.games(statuses=("running", "paused"))}
+            mine = {game.id for game in await q.games(statuses=("running", "paused"), owned=self.shards)}
             freed = await self._free_dead_claims(q, mine)
-            owing = await q.games_owing_timelapses()
+            owing = await q.games_owing_timelapses(owned=self.shards)
         for game_id in owing:           # a game ended, and the process stopped before its timelapse was made
             await self.make_timelapse(game_id)
         return freed

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .portable import fold_case
 from .records import (AuditEntry, Game, OrderRow, PlayerRow, Post, ServiceRow, Snapshot, from_millis, to_millis,
                       to_text, to_time)
+
+if TYPE_CHECKING:
+    from bot.shards import Shards
 
 __all__ = ["Queries"]
 
@@ -44,6 +47,11 @@ _CHUNK = 500
 
 def _chunks(values: list) -> Iterable[list]:
     return (values[start:start + _CHUNK] for start in range(0, len(values), _CHUNK))
+
+
+def _owned(owned: Shards | None) -> tuple[str, list[int]]:
+    """The SQL condition on ``guild_id`` for the servers ``owned`` holds ("" for every server)."""
+    return ("", []) if owned is None else owned.sql("guild_id")
 
 
 def _game(row) -> Game:
@@ -130,10 +138,15 @@ class Queries:
         return None if row is None else _game(row)
 
     async def games(self, *, guild_id: int | None = None, channel_id: int | None = None,
-                    statuses: Iterable[str] = ("setup", "running", "paused")) -> list[Game]:
+                    statuses: Iterable[str] = ("setup", "running", "paused"), owned: Shards | None = None) -> list[Game]:
+        """Games by status, by id; ``owned``: only those of the servers these shards hold."""
         statuses = tuple(statuses)
         sql = f"SELECT * FROM games WHERE status IN ({', '.join('?' * len(statuses))})"
         params: list[Any] = list(statuses)
+        condition, values = _owned(owned)
+        if condition:
+            sql += f" AND {condition}"
+            params.extend(values)
         if guild_id is not None:
             sql += " AND guild_id = ?"
             params.append(guild_id)
@@ -472,13 +485,15 @@ class Queries:
             [(game_id, update_no, kind, recipient, body, attachment, filename, created, first + index)
              for index, (update_no, kind, body, attachment, filename, recipient) in enumerate(posts)])
 
-    async def due_posts(self, now: datetime, limit: int = 50) -> list[Post]:
+    async def due_posts(self, now: datetime, limit: int = 50, owned: Shards | None = None) -> list[Post]:
         """Unsent posts due now, in id order. A parked post is never due (a moderator asks for it
         again). A post waits behind an earlier unsent one to the same place (the game's channel, or
         the same player, or the game's team threads) that failed and waits for its retry, so each
         place reads its posts in order; posts to other places go on (a team thread the bot may not
-        manage yet holds up no board)."""
-        rows = await self._all("SELECT * FROM outbox AS post WHERE sent_at IS NULL AND state <> 'parked'"
+        manage yet holds up no board). ``owned``: only posts of games of the servers these shards hold."""
+        condition, values = _owned(owned)
+        mine = f" AND post.game_id IN (SELECT id FROM games WHERE {condition})" if condition else ""
+        rows = await self._all("SELECT * FROM outbox AS post WHERE sent_at IS NULL AND state <> 'parked'" + mine +
                                " AND (next_attempt_at IS NULL OR next_attempt_at <= ?)"
                                " AND NOT EXISTS (SELECT 1 FROM outbox AS earlier WHERE earlier.sent_at IS NULL"
                                " AND earlier.state <> 'parked' AND earlier.game_id = post.game_id"
@@ -487,15 +502,18 @@ class Queries:
                                " OR (earlier.recipient IS NULL AND post.recipient IS NULL))"
                                " AND (earlier.kind = 'team_threads') = (post.kind = 'team_threads'))"
                                " ORDER BY id LIMIT ?",
-                               (to_text(now), to_text(now), limit))
+                               (*values, to_text(now), to_text(now), limit))
         return [_post(row) for row in rows]
 
     async def unsent_count(self) -> int:
         row = await self._one("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
         return row[0]
 
-    async def next_retry_at(self) -> datetime | None:
-        row = await self._one("SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL AND state <> 'parked'")
+    async def next_retry_at(self, owned: Shards | None = None) -> datetime | None:
+        condition, values = _owned(owned)
+        mine = f" AND game_id IN (SELECT id FROM games WHERE {condition})" if condition else ""
+        row = await self._one("SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL AND state <> 'parked'"
+                              + mine, values)
         return to_time(row[0])
 
     async def mark_sent(self, post_id: int, at: datetime, message_id: str | None) -> bool:
@@ -575,9 +593,11 @@ class Queries:
         row = await self._one("SELECT update_no FROM timelapses WHERE game_id = ? AND post_id IS NULL", (game_id,))
         return None if row is None else row[0]
 
-    async def games_owing_timelapses(self) -> list[int]:
-        return [row[0] for row in await self._all("SELECT game_id FROM timelapses WHERE post_id IS NULL"
-                                                  " ORDER BY game_id")]
+    async def games_owing_timelapses(self, owned: Shards | None = None) -> list[int]:
+        condition, values = _owned(owned)
+        mine = f" AND game_id IN (SELECT id FROM games WHERE {condition})" if condition else ""
+        return [row[0] for row in await self._all("SELECT game_id FROM timelapses WHERE post_id IS NULL" + mine
+                                                  + " ORDER BY game_id", values)]
 
     async def timelapse_made(self, game_id: int, post_id: int | None) -> bool:
         """Mark the owed timelapse made (``post_id``: its outbox row; 0 when there was nothing to
