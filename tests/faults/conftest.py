@@ -60,13 +60,14 @@ class Process:
         self.popen.stdin.write(json.dumps(command) + "\n")
         self.popen.stdin.flush()
 
-    def answer(self, timeout: float = 120.0) -> dict:
-        """The answer to the last command (lines it streamed before are skipped)."""
-        while "confirmed" in (line := self.line(timeout)):
+    def answer(self, timeout: float = 120.0, *, failed_ok: bool = False) -> dict:
+        """The answer to the last command (lines it streamed before are skipped). An answer that
+        says the command failed fails the test, unless ``failed_ok``."""
+        while "confirmed" in (line := self.line(timeout, failed_ok=failed_ok)):
             pass
         return line
 
-    def line(self, timeout: float = 120.0) -> dict:
+    def line(self, timeout: float = 120.0, *, failed_ok: bool = False) -> dict:
         """The next line the process printed."""
         try:
             line = self._lines.get(timeout=timeout)
@@ -75,7 +76,7 @@ class Process:
         if line is None:
             raise AssertionError(f"{self.name} ended (status {self.popen.wait()}) without answering:\n{self.log()}")
         answer = json.loads(line)
-        assert "error" not in answer, f"{self.name}: {answer['error']}\n{self.log()}"
+        assert failed_ok or "error" not in answer, f"{self.name}: {answer['error']}\n{self.log()}"
         return answer
 
     def answered(self) -> bool:

@@ -271,3 +271,40 @@ def test_a_process_killed_mid_update_loses_nothing(store_url, tmp_path, processe
     for repeat in repeats:
         assert any(d["first"] and d["process"] == "A" and d["path"] == repeat["path"]
                    for d in deliveries(tmp_path)), "only the post the killed process was delivering is repeated"
+
+
+#: (seconds after the resolving process began, seconds the server stays down): killed in the claim,
+#: during the engine and the drawing, about the commit and the posts; back at once, or after two
+#: seconds (what was under way then fails, and is tried again)
+RESTARTS = [(moment, down) for down in (0.0, 2.0) for moment in (0.05, 0.2, 0.4)]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("moment, down", RESTARTS, ids=[f"at-{m}s-down-{d}s" for m, d in RESTARTS])
+def test_the_database_restarting_mid_update_loses_nothing(postgres_server, postgres_url, tmp_path, processes,
+                                                          moment, down):
+    game, orders = small_game(postgres_url, tmp_path, processes)
+    a, b = processes(postgres_url, "A", tmp_path), processes(postgres_url, "B", tmp_path)
+    a.send(do="resolve_and_deliver", game=game, update=2)
+    time.sleep(moment)
+    postgres_server.kill()                 # as a crash: no checkpoint, every connection cut
+    time.sleep(down)
+    postgres_server.start()
+    first = a.answer(failed_ok=True)
+    # both processes go on as their schedulers would: each tries again until the update is resolved
+    for process in (a, b):
+        process.send(do="resolve_until", game=game, update=2, limit=PICK_UP_LIMIT)
+    went_on = [a.answer(), b.answer()]
+    print(f"\npostgresql killed {moment} s into the update, down {down} s: the resolving process "
+          f"{'failed (' + first['error'][:90] + ')' if 'error' in first else 'went on: ' + str(first['outcomes'])}"
+          f"{'' if 'error' in first else ' in %.2f s' % first['seconds']}; "
+          f"then A {went_on[0]['outcomes']}, B {went_on[1]['outcomes']}")
+    for process_went_on in went_on:
+        assert process_went_on["outcomes"][-1] in ("resolved", "already_resolved"), went_on
+    a.ask(do="deliver")
+
+    facts = b.ask(do="facts", game=game)
+    check_resolved_once(facts, 2, orders)
+    # a post published just before its "sent" was cut is published again (and absorbed)
+    repeats = check_posts_delivered_once(tmp_path, facts, repeats_allowed=1)
+    assert all(repeat["process"] == "A" for repeat in repeats)

@@ -13,7 +13,8 @@ It first prints ``{"ready": true, "pid": ..., "holder": ...}``. Commands (``"do"
 - ``resolve``: ``times`` calls of ``resolve_if_due(game, update)`` and ``jobs`` firings of the
   scheduler's deadline job (``GameScheduler.run_due``, what every job of the game calls), all at once.
 - ``resolve_until``: ``resolve_if_due`` again and again until the update is resolved (by this process
-  or another), at most ``limit`` seconds: what a process that picks up a dead one's game does.
+  or another), at most ``limit`` seconds: what a process that picks up a dead one's game does (and
+  its scheduler, which tries again when the database fails).
 - ``deliver``: the outbox relay delivers every due post through :class:`ExclusivePublisher`.
 - ``resolve_and_deliver``: ``resolve`` once, then ``deliver`` (the process a test kills).
 - ``facts``: the game's row, orders, snapshots and posts, read through the store.
@@ -46,7 +47,7 @@ from bot.scheduler import GameScheduler  # noqa: E402
 from bot.service import Moderator, OutboxRelay, Service, ServiceError  # noqa: E402
 from bot.service.claims import Liveness  # noqa: E402
 from bot.service.publishing import post_path  # noqa: E402
-from bot.store import Post, Store  # noqa: E402
+from bot.store import Post, Store, StoreError  # noqa: E402
 
 MODERATOR = Moderator(user_id=99, guild_id=1)
 FIRST_USER = 1000
@@ -165,20 +166,24 @@ class Worker:
         return {"receipts": receipts, "seconds": time.perf_counter() - began}
 
     async def resolve(self, game: int, update: int, times: int = 1, jobs: int = 0) -> dict:
+        began = time.perf_counter()
         calls = [self.service.resolve_if_due(game, update) for _ in range(times)]
         calls += [self.scheduler.run_due(game) for _ in range(jobs)]
         done = await asyncio.gather(*calls)
         outcomes = [r.outcome for r in done[:times]]
         outcomes += ["job: " + (run.resolution.outcome if run.resolution else f"nothing due ({run.error})")
                      for run in done[times:]]
-        return {"outcomes": outcomes}
+        return {"outcomes": outcomes, "seconds": time.perf_counter() - began}
 
     async def resolve_until(self, game: int, update: int, limit: float = 60.0) -> dict:
         began, attempts, outcomes = time.perf_counter(), 0, []
         while True:
             attempts += 1
             tried_at = time.time()
-            outcome = (await self.service.resolve_if_due(game, update)).outcome
+            try:
+                outcome = (await self.service.resolve_if_due(game, update)).outcome
+            except StoreError as exc:      # the database restarting: tried again, as the scheduler does
+                outcome = f"failed: {type(exc).__name__}"
             if not outcomes or outcomes[-1] != outcome:
                 outcomes.append(outcome)
             if outcome in ("resolved", "already_resolved") or time.perf_counter() - began > limit:
@@ -188,14 +193,15 @@ class Worker:
         return {"outcomes": outcomes, "attempts": attempts, "seconds": time.perf_counter() - began, "at": tried_at}
 
     async def deliver(self) -> dict:
-        delivered = 0
+        began, delivered = time.perf_counter(), 0
         while (count := await self.relay.deliver_due()):
             delivered += count
-        return {"delivered": delivered}
+        return {"delivered": delivered, "seconds": time.perf_counter() - began}
 
     async def resolve_and_deliver(self, game: int, update: int) -> dict:
         resolved = await self.resolve(game, update)
-        return {**resolved, **await self.deliver()}
+        delivered = await self.deliver()
+        return {**resolved, **delivered, "seconds": resolved["seconds"] + delivered["seconds"]}
 
     async def facts(self, game: int) -> dict:
         async with self.service.store.snapshot_read() as q:
