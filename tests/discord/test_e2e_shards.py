@@ -1,0 +1,57 @@
+"""``python -m bot run --shards 0-0 --shard-count 1`` on the real network path: the bot as
+discord.py's ``AutoShardedBot`` logs in to the fake Discord (``fake_discord.py``) identifying as
+shard 0 of 1, syncs its commands (the process with shard 0 does), and answers a moderator's slash
+command and a direct message. (The bot is stopped with SIGTERM, then killed after 5 s, as in
+test_e2e.py: against the fake gateway a bot does not always exit by itself, sharded or not.)"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fake_discord import FakeDiscord  # noqa: E402  (tests/discord is not a package)
+from test_e2e import BOT, ROOT, until  # noqa: E402
+
+ALICE = 940_000_000_000_000_011
+
+
+async def test_a_sharded_process_over_the_network(tmp_path):
+    fake = FakeDiscord()
+    fake.add_member(ALICE, "alice")
+    await fake.start()
+    db_path = tmp_path / "skirmish.sqlite3"
+    config = tmp_path / "config.toml"
+    config.write_text(f'[discord]\napi_base = "{fake.api_base}"\ngateway_url = "{fake.gateway_url}"\n\n'
+                      f'[store]\npath = "{db_path.as_posix()}"\n', encoding="utf-8")
+    log = tmp_path / "bot.log"
+    env = dict(os.environ, DISCORD_TOKEN="fake-token", PYTHONUNBUFFERED="1")
+    with open(log, "wb") as log_file:
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", "--config", str(config), "--shards", "0-0", "--shard-count", "1",
+            cwd=ROOT, env=env, stdout=log_file, stderr=asyncio.subprocess.STDOUT)
+    BOT[:] = [bot]
+    try:
+        await until(lambda: fake.synced.is_set() and fake.ready.is_set(), 30, "login, command sync and READY", log)
+        assert {"join", "move", "game", "mod"} <= set(fake.commands)
+        answer = await fake.answered(await fake.slash(FakeDiscord.OWNER_ID, "game", "create", ruleset="neisg",
+                                                      name="Sharded"), timeout=15)
+        assert "Created game" in answer, answer
+        await fake.direct_message(ALICE, "help")
+        dm = fake.dm_channel(ALICE)
+        reply = (await until(lambda: fake.bot_messages(dm), 10, "the answer to a direct message", log))[0]
+        assert "Send me your order" in reply.content
+        # discord.py's AutoShardedClient names the shard it connected (a plain Client says "Shard ID None")
+        assert "Shard ID 0 has connected to Gateway" in log.read_text(errors="replace")
+    finally:
+        if bot.returncode is None:
+            bot.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(bot.wait(), 5)
+            except asyncio.TimeoutError:
+                bot.kill()
+                await bot.wait()
+        await fake.stop()
