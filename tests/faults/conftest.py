@@ -35,16 +35,18 @@ class Process:
     """One worker process; :meth:`ask` sends a command and returns its answer."""
 
     def __init__(self, url: str, name: str, out: Path, *, offset_hours: float = DUE_HOURS,
-                 fault: tuple[str, int] | None = None, beat: float = BEAT) -> None:
+                 fault: tuple[str, int] | None = None, beat: float = BEAT, shards: str | None = None,
+                 shard_count: int | None = None) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("SKIRMISH_FAULT")}
         if fault is not None:
             env["SKIRMISH_FAULT"], env["SKIRMISH_FAULT_UPDATE"] = fault[0], str(fault[1])
         self.name = name
         self.stderr_path = out / f"{name}-{time.monotonic_ns()}.stderr"
         self._stderr = open(self.stderr_path, "w")
+        sharding = [] if shards is None else ["--shards", shards, "--shard-count", str(shard_count)]
         self.popen = subprocess.Popen(
             [sys.executable, str(WORKER), "--url", url, "--name", name, "--out", str(out),
-             "--offset-hours", str(offset_hours), "--beat", str(beat)],
+             "--offset-hours", str(offset_hours), "--beat", str(beat), *sharding],
             cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, text=True)
         self._lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()

@@ -61,7 +61,7 @@ def test_a_thousand_players_order_at_once_through_two_processes(store_url, tmp_p
 
     # then some players change their minds through the other process (a DM reaching another shard)
     later = {"A": [], "B": []}
-    for index in range(3, PLAYERS, 10):
+    for index in range(3, PLAYERS, 7):
         x, y = king(index, PLAYERS)
         later["B" if index % 2 == 0 else "A"].append([FIRST_USER + index, f"K({x + 1},{y})"])
     afterwards = {"A": a.ask(do="submit", game=game, orders=later["A"]),
@@ -167,7 +167,8 @@ def check_resolved_once(facts: dict, update: int, orders: dict[str, str]) -> Non
     rows = order_rows(facts, update)
     assert sorted(row["canonical"] for rows_ in rows.values() for row in rows_) == sorted(orders.values())
     assert {row["status"] for rows_ in rows.values() for row in rows_} == {"resolved"}
-    posts = [(p["kind"], p["recipient"], p["filename"]) for p in facts["posts"] if p["update"] == update]
+    posts = [(p["kind"], p["recipient"], p["filename"]) for p in facts["posts"]    # the update's own posts
+             if p["update"] == update and p["kind"] not in ("announcement", "notice", "reminder", "team_threads")]
     assert Counter(posts).most_common(1)[0][1] == 1, f"update {update} was announced twice: {sorted(posts)}"
     assert sum(1 for kind, _, _ in posts if kind == "board") == 1
 
@@ -308,3 +309,76 @@ def test_the_database_restarting_mid_update_loses_nothing(postgres_server, postg
     # a post published just before its "sent" was cut is published again (and absorbed)
     repeats = check_posts_delivered_once(tmp_path, facts, repeats_allowed=1)
     assert all(repeat["process"] == "A" for repeat in repeats)
+
+
+#: a server on shard 1 of 2 (Discord's rule: ``(guild_id >> 22) % 2``): the game's owner runs shard 1,
+#: the other process shard 0, which alone receives direct messages (docs/sharding.md)
+SHARD_1_GUILD = 1 << 22
+
+
+def sharded_game(url, out, processes, *, fault: tuple[str, int] | None = None):
+    """A game on shard 1 of 2 whose update 2 is due, the process of shard 0 and the owner (shard 1):
+    orders for update 2 come at once by direct message through shard 0 (even players) and in the
+    channel through the owner (odd players). Returns the game, the orders, and the two processes."""
+    setup = processes(url, "setup", out, offset_hours=0)
+    game = setup.ask(do="setup", players=SMALL, placed=True, guild=SHARD_1_GUILD)["game"]
+    setup.close()
+    dms = processes(url, "shard-0", out, shards="0", shard_count=2)
+    owner = processes(url, "shard-1", out, shards="1", shard_count=2, fault=fault)
+    orders, sent = {}, {dms: [], owner: []}
+    for index in range(SMALL - 2):
+        x, y = king(index, SMALL)
+        orders[f"P{index:04d}"] = f"K({x},{y})-({x + 1},{y})"
+        sent[owner if index % 2 else dms].append([FIRST_USER + index, orders[f"P{index:04d}"]])
+    start = at(0.5)
+    dms.send(do="submit", game=game, orders=sent[dms], source="dm", at=start)
+    owner.send(do="submit", game=game, orders=sent[owner], at=start)
+    for process in (dms, owner):
+        assert all("error" not in r for r in process.answer()["receipts"])
+    return game, orders, dms, owner
+
+
+def test_with_shards_direct_messages_reach_shard_0_and_the_owner_alone_resolves_and_posts(store_url, tmp_path,
+                                                                                          processes):
+    game, orders, dms, owner = sharded_game(store_url, tmp_path, processes)
+    start = at(1.0)
+    # the deadline job fires twice in each process; the owner also resolves twice directly
+    dms.send(do="resolve", game=game, update=2, times=0, jobs=2, at=start)
+    owner.send(do="resolve", game=game, update=2, times=2, jobs=2, at=start)
+    assert dms.answer()["outcomes"] == ["job: nothing due (None)"] * 2, "shard 0 does not resolve another's game"
+    outcomes = owner.answer()["outcomes"]
+    assert outcomes.count("resolved") + outcomes.count("job: resolved") == 1, outcomes
+
+    # both relays at the same moment: the game's posts go out from its owner only, once each
+    start = at(1.0)
+    for process in (dms, owner):
+        process.send(do="deliver", at=start)
+    assert dms.answer()["delivered"] == 0
+    assert owner.answer()["delivered"] > 0
+    facts = dms.ask(do="facts", game=game)
+    check_resolved_once(facts, 2, orders)
+    check_posts_delivered_once(tmp_path, facts)
+    assert {d["process"] for d in deliveries(tmp_path)} == {"shard-1"}
+    # the secret notices shard 0 wrote for the game's channel, delivered by the owner
+    notices = [p for p in facts["posts"] if p["kind"] == "notice" and p["recipient"] is None]
+    assert len(notices) == len(orders) // 2 and all(p["sent"] for p in notices)
+
+
+def test_with_shards_a_killed_owner_is_picked_up_by_its_restart_only(store_url, tmp_path, processes):
+    game, orders, dms, owner = sharded_game(store_url, tmp_path, processes, fault=("after_claim", 2))
+    owner.send(do="resolve_and_deliver", game=game, update=2)
+    killed_at = owner.died()
+    # meanwhile shard 0's deadline job fires, and its relay runs: neither touches the owner's game
+    assert dms.ask(do="resolve", game=game, update=2, times=0, jobs=2)["outcomes"] == ["job: nothing due (None)"] * 2
+    assert dms.ask(do="deliver")["delivered"] == 0
+    restarted = processes(store_url, "shard-1-restarted", tmp_path, shards="1", shard_count=2)
+    picked = restarted.ask(do="resolve_until", game=game, update=2, limit=PICK_UP_LIMIT)
+    assert picked["outcomes"][-1] == "resolved", picked
+    took, lease = picked["at"] - killed_at, restarted.ready["lease"]
+    print(f"\n{store_url.split(':')[0]}: the owner of shard 1 killed holding the claim, its restart resolved "
+          f"{took:.2f} s after the kill (lease {lease:.0f} s)")
+    assert took <= lease + PICK_UP_SLACK
+    restarted.ask(do="deliver")
+    facts = restarted.ask(do="facts", game=game)
+    check_resolved_once(facts, 2, orders)
+    check_posts_delivered_once(tmp_path, facts)

@@ -5,8 +5,9 @@ on its own event loop, and does what it is told on standard input, one JSON obje
 each with one JSON line on standard output (``{"did": ..., ...}``; ``{"error": ...}`` if it failed).
 It first prints ``{"ready": true, "pid": ..., "holder": ...}``. Commands (``"do"``):
 
-- ``setup``: a running neisg game with ``players`` joined (user ids 1000, 1001, ...); with
-  ``placed``, their kings placed 4 squares apart and update 1 resolved (a moderator's resolve).
+- ``setup``: a running neisg game in server ``guild`` with ``players`` joined (user ids 1000, 1001,
+  ...); with ``placed``, their kings placed 4 squares apart and update 1 resolved (a moderator's
+  resolve).
 - ``submit``: ``orders``, ``[[user_id, text], ...]``, all at once (one task each, in this order),
   or in ``waves``; the receipts (or errors) in the same order, and the seconds from the first
   submission to the last confirmation; with ``stream``, each confirmation as it is given too.
@@ -23,7 +24,9 @@ Every command may carry ``at`` (a Unix time): it starts then, so two processes a
 The service's clock is the wall clock moved by ``--offset-hours`` (a deadline an hour away is due).
 The service registers and beats every ``--beat`` seconds (bot/service/claims.py), so a killed
 worker's claim is free once three beats have passed without one.
-The fault points of ``bot/service/faults.py`` work here as in the bot (``SKIRMISH_FAULT``).
+The fault points of ``bot/service/faults.py`` work here as in the bot (``SKIRMISH_FAULT``). With
+``--shards A-B --shard-count N`` it runs those shards: its scheduler and its relay act only on the
+games of their servers (docs/sharding.md).
 """
 
 from __future__ import annotations
@@ -46,10 +49,11 @@ from bot.render.palette import colour_names  # noqa: E402
 from bot.scheduler import GameScheduler  # noqa: E402
 from bot.service import Moderator, OutboxRelay, Service, ServiceError  # noqa: E402
 from bot.service.claims import Liveness  # noqa: E402
+from bot.shards import parse_shards  # noqa: E402
 from bot.service.publishing import post_path  # noqa: E402
 from bot.store import Post, Store, StoreError  # noqa: E402
 
-MODERATOR = Moderator(user_id=99, guild_id=1)
+MODERATOR_ID = 99
 FIRST_USER = 1000
 SPACING = 4            # kings this far apart never attack each other's squares, before or after a step
 
@@ -121,11 +125,12 @@ class Worker:
         self.scheduler = GameScheduler(service)
 
     # ------------------------------------------------------------------ commands
-    async def setup(self, players: int, placed: bool = False, schedule: str = "every 1 hour") -> dict:
+    async def setup(self, players: int, placed: bool = False, schedule: str = "every 1 hour", guild: int = 1) -> dict:
         service = self.service
-        game = await service.create_game(guild_id=1, channel_id=10, actor=MODERATOR, schedule=schedule, seed=7,
+        moderator = Moderator(user_id=MODERATOR_ID, guild_id=guild)
+        game = await service.create_game(guild_id=guild, channel_id=10, actor=moderator, schedule=schedule, seed=7,
                                          name="faults")
-        await service.start_game(game.id, actor=MODERATOR)
+        await service.start_game(game.id, actor=moderator)
         kings = {}
         for index, colour in enumerate(colours(players)):
             user_id = FIRST_USER + index
@@ -134,7 +139,7 @@ class Worker:
         if placed:
             for user_id, (x, y) in kings.items():
                 await service.submit_order(game.id, user_id=user_id, text=f"K({x},{y})")
-            result = await service.resolve_now(game.id, actor=MODERATOR)
+            result = await service.resolve_now(game.id, actor=moderator)
             assert result.resolved, result
         game = await service.get_game(game.id)
         return {"game": game.id, "update": game.update_no, "kings": {str(u): list(k) for u, k in kings.items()}}
@@ -156,7 +161,7 @@ class Worker:
                 print(json.dumps({"confirmed": answer}), flush=True)
             return answer
 
-        size = -(-len(orders) // waves)
+        size = max(1, -(-len(orders) // waves))
         calls = []
         for start in range(0, len(orders), size):
             if start:
@@ -226,7 +231,8 @@ async def serve(args) -> None:
     offset = timedelta(hours=args.offset_hours)
     store = await Store.open(args.url)
     service = Service(store, clock=lambda: datetime.now(timezone.utc) + offset,
-                      liveness=Liveness(beat=timedelta(seconds=args.beat)))
+                      liveness=Liveness(beat=timedelta(seconds=args.beat)),
+                      shards=parse_shards(args.shards, args.shard_count))
     await service.start()                   # registered, and beating until it stops (or is killed)
     worker = Worker(service, args.name, Path(args.out))
     print(json.dumps({"ready": True, "pid": os.getpid(), "holder": service.holder,
@@ -262,6 +268,8 @@ def main() -> None:
     parser.add_argument("--out", required=True, help="where posts and deliveries.jsonl are written")
     parser.add_argument("--beat", type=float, default=5.0,
                         help="seconds between heartbeats (a silent service's claims are free after 3)")
+    parser.add_argument("--shards", help="the Discord shards this process runs, A-B (with --shard-count)")
+    parser.add_argument("--shard-count", type=int, help="how many shards the bot has in all")
     parser.add_argument("--offset-hours", type=float, default=0.0, help="the service's clock: the wall clock plus this")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format=f"{args.name} %(levelname)s %(message)s")
