@@ -12,6 +12,10 @@ in this process, in less time than the worker's round trip. The picture is the s
 byte for byte (the same pure function of the same values). If the worker fails (killed, out of
 memory, a broken pool), the board is drawn here instead, and the next large update starts a new
 worker: an update never loses its health board to the pool.
+
+The worker starts as multiprocessing's forkserver or spawn methods start one: it imports the main
+module again, so a script that resolves such a game keeps its work under
+``if __name__ == "__main__":`` (as ``python -m bot`` and the benchmarks do).
 """
 
 from __future__ import annotations
