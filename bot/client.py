@@ -106,6 +106,7 @@ class SkirmishBot(commands.Bot):
         self.config = config
         self.owned_shards = shards or (service.shards if service is not None else Shards.whole())
         self.sweeper: tasks.Loop | None = None
+        self.heartbeat: tasks.Loop | None = None
         self.service: Service | None = service
         self.store: Store | None = service.store if service is not None else store
         self._owns_store = self.store is None
@@ -149,8 +150,11 @@ class SkirmishBot(commands.Bot):
             self.service = Service(self.store, clock=self._clock, shards=self.owned_shards)
         self.service.on_posts_waiting = self._posts_waiting
         self.service.rulebook = Rulebook(self.config.rulebook_url)     # where messages point for the rules
-        await self.service.start()        # its row in services and its heartbeat: what its claims rest on
+        # its row in services and its heartbeat (a discord.ext.tasks loop): what its claims rest on
+        await self.service.start(heartbeat=False)
         self._service_started = True
+        self.heartbeat = tasks.loop(seconds=self.service.liveness.beat.total_seconds())(self._beat)
+        self.heartbeat.start()
         for name in COGS:
             await self.load_extension(name)
         if self._start_scheduler:
@@ -195,6 +199,13 @@ class SkirmishBot(commands.Bot):
                 log.exception("the outbox relay stopped; restarting it in %s s", self._relay_poll_seconds)
                 await asyncio.sleep(self._relay_poll_seconds)
 
+    async def _beat(self) -> None:
+        """One heartbeat of the service (the ``heartbeat`` loop; see bot/service/claims.py)."""
+        try:
+            await self.service.beat()
+        except Exception:      # a database restarting: beat again at the next beat
+            log.warning("the service's heartbeat could not be written; trying again at the next beat", exc_info=True)
+
     async def _sweep(self) -> None:
         """One sweep of the scheduler (the ``sweeper`` loop): a failure is logged and the next
         sweep tries again."""
@@ -231,6 +242,9 @@ class SkirmishBot(commands.Bot):
                 await asyncio.gather(task, return_exceptions=True)
             if self.service is not None and self.service.on_posts_waiting == self._posts_waiting:
                 self.service.on_posts_waiting = None
+            if self.heartbeat is not None:
+                heartbeat, self.heartbeat = self.heartbeat, None
+                heartbeat.cancel()
             if self._service_started:
                 self._service_started = False
                 try:

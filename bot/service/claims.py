@@ -83,12 +83,14 @@ class ClaimCases(ServiceBase):
         self._resolving: set[tuple[int, int]] = set()
 
     # ------------------------------------------------------------------ life
-    async def start(self) -> None:
+    async def start(self, *, heartbeat: bool = True) -> None:
         """Register this service and start its heartbeat (again: nothing more). The bot calls it
-        before its scheduler starts; :meth:`stop` when it closes."""
+        before its scheduler starts; :meth:`stop` when it closes. ``heartbeat=False``: the caller
+        runs :meth:`beat` every ``liveness.beat`` itself (the bot, from a ``discord.ext.tasks``
+        loop, which discord.py and its test tools know as a timer)."""
         async with self.store.transaction() as q:
             await self._register(q)
-        if self._heartbeat is None or self._heartbeat.done():
+        if heartbeat and (self._heartbeat is None or self._heartbeat.done()):
             self._heartbeat = asyncio.get_running_loop().create_task(self._beat_forever(),
                                                                       name=f"heartbeat of service {self.holder}")
         log.info("service %s (host %s, pid %s) started; heartbeat every %ss", self.holder, self.host, self.pid,
