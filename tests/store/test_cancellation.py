@@ -2,7 +2,22 @@
 
 import asyncio
 
+import asyncpg
+
 from bot.store import Store
+
+
+async def transactions_left_open(store_url: str) -> list:
+    """PostgreSQL: the connections of the database that sit inside a transaction (none for SQLite,
+    whose connections the store checks itself below)."""
+    if not store_url.startswith("postgresql"):
+        return []
+    connection = await asyncpg.connect(store_url)
+    try:
+        return await connection.fetch("SELECT pid, state, query FROM pg_stat_activity WHERE datname = current_database()"
+                                      " AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'")
+    finally:
+        await connection.close()
 
 
 async def test_cancelled_transactions_and_reads_leave_the_store_usable(store_url):
@@ -24,6 +39,7 @@ async def test_cancelled_transactions_and_reads_leave_the_store_usable(store_url
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            assert await transactions_left_open(store_url) == []
             # both connections must accept a new transaction at once
             async with store.transaction() as q:
                 assert await q.games() == []
