@@ -386,7 +386,9 @@ def test_with_shards_a_killed_owner_is_picked_up_by_its_restart_only(store_url, 
 
 @pytest.mark.xfail(strict=True, reason="two processes that both run every shard (a second copy started by mistake, "
                                        "or a deploy that starts the new process before stopping the old one) both "
-                                       "deliver every post: nothing in the outbox says which relay posts a game")
+                                       "deliver every post: nothing in the outbox says which relay posts a game "
+                                       "(Discord refuses a message's nonce twice within minutes; a file publisher, "
+                                       "or the team threads a publisher makes, have no such guard)")
 def test_two_processes_running_every_shard_deliver_each_post_once(store_url, tmp_path, processes):
     game, orders = small_game(store_url, tmp_path, processes)
     a, b = processes(store_url, "A", tmp_path), processes(store_url, "B", tmp_path)
