@@ -316,6 +316,9 @@ async def test_a_transient_error_opening_the_private_thread_is_retried(world, st
 
 
 @pytest.mark.parametrize("status, code", [(403, 50001), (401, 0)])
+# minutes of the bot's time pass: its relay and its heartbeat (every 5 s) each touch the database
+# dozens of times, which may take SimCord more than its default 5 real seconds to settle
+@pytest.mark.simcord(settle_timeout=30)
 async def test_posts_wait_while_the_bot_is_shut_out_and_go_out_when_access_returns(world, status, code):
     # the game's creator is a member the bot can reach by direct message
     game = await world.service.create_game(guild_id=world.guild.id, channel_id=world.channel.id,
