@@ -390,3 +390,54 @@ async def test_a_process_killed_in_the_middle_of_an_update_loses_nothing(table, 
     clock.advance(seconds=LEASE.total_seconds() + 1)
     await service.beat()
     assert identity not in [row for row, _, _ in services(table)]       # the dead process is forgotten
+
+
+# ---------------------------------------------------------------------------------------------- both back ends
+@pytest.fixture
+async def shared(store_url, clock, table):
+    """A table on either back end (a SQLite file, a PostgreSQL database) and a second store on the
+    same database: another process's. (Only the service's reads are used: no SQLite dumps.)"""
+    table = type(table)(None, await Store.open(store_url), clock)
+    try:
+        other = await Store.open(store_url)
+        table._extra.append(other)
+        yield table, other
+    finally:
+        await table.close()
+
+
+async def test_on_either_back_end_a_live_claim_holds_a_dead_one_is_freed_and_a_late_result_refused(shared,
+                                                                                                  monkeypatch):
+    """One mechanism for both back ends. Another process's service claims and computes (the engine
+    held); while it beats, nobody takes the claim, however far the clock runs. It then falls silent
+    past its lease: this service frees the claim and resolves the update; the silent one's late
+    result is refused. The engine ran twice, the update is stored once; a sweep forgets the dead
+    service, and a clean stop frees this one's row at once."""
+    table, other_store = shared
+    service, clock = table.service, table.clock
+    holder = Service(other_store, clock=clock, holder="elsewhere-0003")
+    game = await ordered_game(table)
+    engine = Engine(monkeypatch, hold=(1,))
+    late = asyncio.create_task(holder.resolve_if_due(game.id, 2))
+    try:
+        await engine.held()
+        for _ in range(2 * LIVENESS.lease_beats):
+            clock.advance(seconds=BEAT.total_seconds())
+            await holder.beat()
+            assert (await service.resolve_if_due(game.id, 2)).outcome == "busy"
+        assert await service.recover() == []
+        clock.advance(seconds=LEASE.total_seconds() + 1)            # the holder falls silent
+        result = await service.resolve_if_due(game.id, 2)
+        assert result.resolved and "Alice: K(0,0)-(0,1) was played" in result.report.text()
+    finally:
+        engine.release()
+    assert (await late).outcome == "busy"
+    assert engine.calls == 2
+    await assert_resolved_once(table, game.id, 2)
+    await service.start(heartbeat=False)
+    await service.beat()
+    async with table.store.snapshot_read() as q:
+        assert [row.identity for row in await q.services()] == [service.holder]     # the silent one forgotten
+    await service.stop()
+    async with table.store.snapshot_read() as q:
+        assert await q.services() == []
