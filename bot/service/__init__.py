@@ -5,6 +5,7 @@
 - :mod:`.games`: create, configure, start, pause, resume and end a game; join; listings;
 - :mod:`.orders`: submit (validated at once, D6), replace, cancel and look up orders;
 - :mod:`.updates`: lock and unlock, ``resolve_if_due`` (idempotent), extend, roll back, history, replay;
+- :mod:`.claims`: the service's identity, heartbeat (``start``, ``stop``) and the claims of dead holders;
 - :mod:`.moderation`: edits of the position (each a new snapshot revision, audited), kick, announce;
 - :mod:`.oversight`: the audit log in words, undo of the last edit, a seat given to another member;
 - :mod:`.views`: the board, the health board, a player's own view, who has ordered;
