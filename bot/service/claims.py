@@ -9,8 +9,9 @@ and start for people to read; its heartbeat) and beats every :attr:`Liveness.bea
 (it stopped cleanly, or was forgotten as dead) or its heartbeat is older than the lease
 (:attr:`Liveness.lease`: 3 beats, 15 s). A live holder's claim is never taken over.
 
-- ``start()`` registers the service and starts its heartbeat, a task on the event loop: it goes on
-  beating while an update is computed in a thread. Each beat also sweeps: the claims of dead holders
+- ``start()`` registers the service and starts its heartbeat, a task on the event loop (or the
+  caller's timer: the bot's ``discord.ext.tasks`` loop): it goes on beating while an update is
+  computed in a thread. Each beat also sweeps: the claims of dead holders
   are freed (each by one conditional statement, in the beat's transaction) and the scheduler is
   told, and dead services' rows are forgotten. ``stop()`` ends the heartbeat and removes the row.
 - ``resolve_if_due`` refreshes its own heartbeat when it claims (a claim always names a registered,
