@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import sys
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from bot.engine.state import GameState
@@ -74,10 +74,10 @@ class HealthBoard:
         if self._future is not None:
             try:
                 return self._future.result()
-            except Exception as exc:      # the worker died or the pool broke: draw it here
+            except Exception as exc:      # the worker died, the pool broke, or the drawing failed there
                 log.warning("the health board's worker failed (%s: %s); drawing it in this process",
                             type(exc).__name__, exc)
-                if self._pool is not None:
+                if isinstance(exc, BrokenExecutor) and self._pool is not None:
                     self._pool.discard()
         return render_health_board(self.panel, self._state, game_title=self._title, palette=self._palette)
 

@@ -99,3 +99,18 @@ def test_where_no_worker_can_start_the_board_is_drawn_here(large, pool, monkeypa
     pool.warm(IN_PARALLEL_FROM)          # never raises: the update goes on
     assert pool._executor is None
     assert _prepare(large, pool) == _prepare(large)
+
+
+def test_a_drawing_that_fails_fails_the_same_here_and_keeps_the_worker(large, pool):
+    """An error of the drawing itself (an unknown palette) is the caller's, as without a worker;
+    the worker is not to blame and stays."""
+    ruleset, _, new_state, _, _ = large
+    variant = variant_for(ruleset)
+    panel = variant.standings_panel(new_state)
+    pool.warm(len(new_state.players))
+    worker = pool._executor
+    with pytest.raises(ValueError, match="unknown palette"):
+        pool.health_board(panel, new_state, game_title=variant.title, palette="sepia").result()
+    assert pool._executor is worker
+    assert pool.health_board(panel, new_state, game_title=variant.title).result().png == \
+        render_health_board(panel, new_state, game_title=variant.title).png
