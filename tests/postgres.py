@@ -14,6 +14,9 @@ Fixtures:
 - ``postgres_url`` (function): the URL of a fresh empty database, dropped after the test.
 - ``store_url`` (function, parametrized ``sqlite`` and ``postgresql``): a store URL of each back end.
 
+With ``SKIRMISH_TEST_STORE=postgresql`` every store a test opens by a SQLite path is a PostgreSQL
+database instead (``_stores_on_postgres``): ``SKIRMISH_TEST_STORE=postgresql pytest tests/service``.
+
 When no server can be started, the tests that need one are skipped, loudly: a warning, and a line
 of the terminal summary saying how many did not run and why. With ``SKIRMISH_REQUIRE_POSTGRES=1``
 (``.ci/run`` sets it) they fail instead, so CI always runs them.
@@ -244,6 +247,39 @@ def store_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'skirmish.sqlite3'}"      # tmp_path is absolute: sqlite:////...
     return request.getfixturevalue("postgres_url")
+
+
+STORES_VARIABLE = "SKIRMISH_TEST_STORE"
+
+
+@pytest.fixture(autouse=True)
+def _stores_on_postgres(request, monkeypatch):
+    """With ``SKIRMISH_TEST_STORE=postgresql``, every SQLite store a test opens by path is a fresh
+    PostgreSQL database instead (the same path, the same database, within the test): the service's
+    tests run on PostgreSQL unchanged. Tests that read the SQLite file behind the store's back, or
+    hand its path to another process, cannot follow and fail."""
+    if os.environ.get(STORES_VARIABLE, "sqlite") != "postgresql":
+        yield
+        return
+    import bot.store.database as database
+
+    server = request.getfixturevalue("postgres_server")
+    open_store = database.Store.open.__func__
+    databases: dict[str, str] = {}
+
+    async def open_on_postgres(cls, target):
+        backend, where = database.parse_url(target)
+        if backend == "sqlite" and where != ":memory:":
+            key = str(Path(where).resolve())
+            if key not in databases:
+                databases[key] = server.url_of(await asyncio.to_thread(server.create_database))
+            target = databases[key]
+        return await open_store(cls, target)
+
+    monkeypatch.setattr(database.Store, "open", classmethod(open_on_postgres))
+    yield
+    for url in databases.values():
+        server.drop_database(url.rsplit("/", 1)[1])
 
 
 @pytest.hookimpl(trylast=True)
