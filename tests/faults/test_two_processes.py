@@ -198,6 +198,23 @@ def test_duplicate_deadline_triggers_in_two_processes_resolve_once(store_url, tm
     check_posts_delivered_once(tmp_path, facts)
 
 
+def test_two_processes_starting_at_once_resolve_an_overdue_update_once(store_url, tmp_path, processes):
+    game, orders = small_game(store_url, tmp_path, processes)
+    a, b = processes(store_url, "A", tmp_path), processes(store_url, "B", tmp_path)
+    # both start their schedulers at the same moment, as two bots started together after an outage:
+    # each catches up on what fell due while they were down
+    start = at(1.0)
+    for process in (a, b):
+        process.send(do="start_scheduler", at=start)
+    outcomes = a.answer()["outcomes"] + b.answer()["outcomes"]
+    print(f"\n{store_url.split(':')[0]}: two schedulers started at once: {outcomes}")
+    assert outcomes.count("resolved") == 1 and set(outcomes) <= {"resolved", "busy", "already_resolved"}, outcomes
+    a.ask(do="deliver")
+    facts = b.ask(do="facts", game=game)
+    check_resolved_once(facts, 2, orders)
+    check_posts_delivered_once(tmp_path, facts)
+
+
 #: (how the process dies, who picks its update up): each fault point with the other process there,
 #: two with the killed process started again instead, and SIGKILLs at moments drawn from a seed
 KILLS = ([(point, "other") for point in ("after_claim", "after_engine", "after_commit", "mid_publish")]

@@ -13,6 +13,7 @@ It first prints ``{"ready": true, "pid": ..., "holder": ...}``. Commands (``"do"
   submission to the last confirmation; with ``stream``, each confirmation as it is given too.
 - ``resolve``: ``times`` calls of ``resolve_if_due(game, update)`` and ``jobs`` firings of the
   scheduler's deadline job (``GameScheduler.run_due``, what every job of the game calls), all at once.
+- ``start_scheduler``: the scheduler's start, as the bot's at start-up (what fell due is resolved).
 - ``resolve_until``: ``resolve_if_due`` again and again until the update is resolved (by this process
   or another), at most ``limit`` seconds: what a process that picks up a dead one's game does (and
   its scheduler, which tries again when the database fails).
@@ -123,6 +124,7 @@ class Worker:
         self.name = name
         self.relay = OutboxRelay(service, ExclusivePublisher(root, name))
         self.scheduler = GameScheduler(service)
+        self.scheduling = False
 
     # ------------------------------------------------------------------ commands
     async def setup(self, players: int, placed: bool = False, schedule: str = "every 1 hour", guild: int = 1) -> dict:
@@ -179,6 +181,13 @@ class Worker:
         outcomes += ["job: " + (run.resolution.outcome if run.resolution else f"nothing due ({run.error})")
                      for run in done[times:]]
         return {"outcomes": outcomes, "seconds": time.perf_counter() - began}
+
+    async def start_scheduler(self) -> dict:
+        """Start the scheduler as the bot does at start-up: it frees dead holders' claims, resolves
+        what fell due while the bot was down, and places the games' jobs."""
+        runs = await self.scheduler.start()
+        self.scheduling = True
+        return {"outcomes": [run.resolution.outcome if run.resolution else "nothing due" for run in runs]}
 
     async def resolve_until(self, game: int, update: int, limit: float = 60.0) -> dict:
         began, attempts, outcomes = time.perf_counter(), 0, []
@@ -257,6 +266,8 @@ async def serve(args) -> None:
                 answer = {"error": f"{type(exc).__name__}: {exc}"}
             print(json.dumps({"did": action, **answer}), flush=True)
     finally:
+        if worker.scheduling:
+            await worker.scheduler.shutdown(timeout=10)
         await service.stop()
         await store.close()
 
