@@ -162,8 +162,9 @@ class PostgresStore(Store):
                     await to_completion(connection.execute("COMMIT"))
                 except _CONNECTION_ERRORS as exc:
                     _terminate(connection)
-                    raise StoreUnavailable(f"the connection to {self.location} was cut while committing: {exc}"
-                                           " (the transaction may or may not have been written)") from exc
+                    raise StoreUnavailable(f"the connection to {self.location} was cut while committing: "
+                                           f"{_clean(exc, self._url)} (the transaction may or may not have been"
+                                           " written)") from exc
             finally:
                 await self._pool.release(connection)
         for callback in queries.on_commit:
