@@ -259,6 +259,36 @@ async def test_processes_starting_at_once_migrate_once(postgres_url):
     assert versions == [(v,) for v in range(1, SCHEMA_VERSION + 1)]
 
 
+OPEN_STORE = """
+import asyncio, sys
+from bot.store import Store
+
+async def main():
+    sys.stdin.readline()                       # every process is started: open at once
+    await (await Store.open(sys.argv[1])).close()
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.postgres
+async def test_two_real_processes_starting_at_once_migrate_once(postgres_url):
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    processes = [subprocess.Popen([sys.executable, "-c", OPEN_STORE, postgres_url], cwd=root, stdin=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    for process in processes:
+        process.stdin.write("go\n")
+        process.stdin.flush()
+    for process in processes:
+        _, errors = await asyncio.to_thread(process.communicate, timeout=120)
+        assert process.returncode == 0, errors
+    versions = await pg_rows(postgres_url, "SELECT version FROM skirmish_schema ORDER BY version")
+    assert versions == [(v,) for v in range(1, SCHEMA_VERSION + 1)]
+
+
 @pytest.mark.postgres
 async def test_the_write_lock_is_skirmishs_own_and_released_at_commit(postgres_url):
     store = await Store.open(postgres_url)
