@@ -315,18 +315,31 @@ def _add_demo(commands) -> None:
 # ----------------------------------------------------------------------------- run
 async def _serve(bot, token: str) -> None:
     """Run ``bot`` until it is closed, by Ctrl-C or SIGTERM as well (a clean close stops the
-    scheduler and the relay and closes the store)."""
+    scheduler and the relay and closes the store; the process then exits with status 0; a second
+    signal during the close waits for the same close)."""
     import asyncio
+    import logging
     import signal
 
     loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task] = []
+
+    def stop() -> None:
+        stopping.append(loop.create_task(bot.close()))
+
     for number in (signal.SIGINT, signal.SIGTERM):
         try:
-            loop.add_signal_handler(number, lambda: loop.create_task(bot.close()))
+            loop.add_signal_handler(number, stop)
         except (NotImplementedError, RuntimeError):     # not on this platform: Ctrl-C still stops it
             pass
     async with bot:
-        await bot.start(token)
+        try:
+            await bot.start(token)
+        except Exception as exc:
+            if not stopping:
+                raise
+            # a signal came while logging in: the close cut its requests short; nothing to report
+            logging.getLogger("bot").info("stopped while connecting to Discord (%s)", exc)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -118,6 +118,8 @@ class SkirmishBot(commands.Bot):
         self.publisher = publisher
         self.relay: ClientRelay | None = None
         self._relay_task: asyncio.Task | None = None
+        self._shutdown: asyncio.Future | None = None     # the one shutdown every close() waits for
+        self._setting_up: asyncio.Event | None = None    # set when setup_hook has ended
         self._sync_commands = sync_commands
         self._relay_poll_seconds = relay_poll_seconds
         self._previous_endpoints: tuple[str, yarl.URL] | None = None
@@ -143,6 +145,15 @@ class SkirmishBot(commands.Bot):
 
     # ------------------------------------------------------------------ start-up
     async def setup_hook(self) -> None:
+        if self._shutdown is not None:     # closed (by a signal) while logging in: start nothing
+            return
+        self._setting_up = asyncio.Event()
+        try:
+            await self._set_up()
+        finally:
+            self._setting_up.set()
+
+    async def _set_up(self) -> None:
         if self.service is None:
             if self.store is None:
                 self.store = await Store.open(self.config.store_url)
@@ -225,7 +236,23 @@ class SkirmishBot(commands.Bot):
     async def close(self) -> None:
         """Stop the scheduler (a resolution under way commits), the relay, the service's heartbeat
         (its row in services goes), the Discord connection, then close the store: its database
-        threads would otherwise keep the process alive."""
+        threads would otherwise keep the process alive.
+
+        There is one shutdown: every caller (a signal's handler, ``async with``'s exit, discord.py's
+        ``connect`` on a fatal gateway close, a second signal) waits for it to its end. discord.py's
+        own ``__aexit__`` waits only for its part (the connection), so ``python -m bot run`` left the
+        loop while the store was closing: that was cancelled, and its thread kept the process alive.
+        A close during ``setup_hook`` waits for it to end, then stops what it started."""
+        if self._shutdown is None:
+            self._shutdown = asyncio.ensure_future(self._shut_down())
+        await asyncio.shield(self._shutdown)
+
+    async def __aexit__(self, *exc_info) -> None:
+        await self.close()
+
+    async def _shut_down(self) -> None:
+        if self._setting_up is not None:
+            await self._setting_up.wait()
         try:
             if self.sweeper is not None:
                 sweeper, self.sweeper = self.sweeper, None

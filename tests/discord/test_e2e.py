@@ -14,8 +14,11 @@ interval schedule of a few seconds), ``/game start`` and ``/mod rollback`` with 
 message; the bot's own scheduler resolves the update at its deadline. The test only reads the
 SQLite file (the outbox, to match each row with the one message it made, by nonce).
 
-Runs in about 35 s (one deadline of ``INTERVAL`` seconds); the bot is always stopped (SIGTERM, then
-killed) in a ``finally``; its log is shown when a wait times out.
+At the end the bot is stopped as a deployed one is, by SIGTERM: it must exit by itself with status
+0 within ``STOP_SECONDS``, having removed its service's row and closed the store.
+
+Runs in about 35 s (one deadline of ``INTERVAL`` seconds); after a failure the bot is stopped
+(SIGTERM, then killed) in a ``finally``; its log is shown when a wait times out.
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ SECRET = "K(2,-3)"     # Bob's order by direct message: must not reach the chann
 RESULT_KINDS = ("board", "health_image", "health_text", "events", "report", "private_report")
 
 
+#: how long the bot may take to exit after SIGTERM or SIGINT (it takes well under a second)
+STOP_SECONDS = 10
+
 #: the bot's process while the test runs (a wait gives up at once when it has died)
 BOT: list = []
 
@@ -57,6 +63,23 @@ async def until(condition, timeout: float, what: str, log: Path | None = None, i
             tail = log.read_text(errors="replace")[-4000:] if log is not None and log.exists() else ""
             raise AssertionError(f"timed out after {timeout} s waiting for {what}\n--- bot log ---\n{tail}")
         await asyncio.sleep(interval)
+
+
+async def stop_cleanly(bot, number: int, log: Path, db_path: Path) -> None:
+    """Stop the bot with signal ``number`` as systemd or Ctrl-C would: it exits by itself with status
+    0, its service's row gone (its claims are free at once) and its store closed."""
+    bot.send_signal(number)
+    name = signal.Signals(number).name
+    try:
+        await asyncio.wait_for(bot.wait(), STOP_SECONDS)
+    except asyncio.TimeoutError:
+        tail = log.read_text(errors="replace")[-4000:]
+        raise AssertionError(f"the bot did not exit within {STOP_SECONDS} s of {name}\n--- bot log ---\n{tail}") from None
+    text = log.read_text(errors="replace")
+    assert bot.returncode == 0, f"the bot exited with status {bot.returncode} on {name}\n--- bot log ---\n{text[-4000:]}"
+    assert "closed the store" in text
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("SELECT COUNT(*) FROM services").fetchone()[0] == 0
 
 
 def game_row(path: Path) -> sqlite3.Row:
@@ -178,6 +201,8 @@ async def test_a_whole_session_over_the_network(tmp_path):
                    for m in fake.bot_messages(channel))
         alice_dm = fake.dm_channel(ALICE)
         assert any(m.nonce == f"skirmish-{notices[ALICE]['id']}" for m in fake.bot_messages(alice_dm))
+
+        await stop_cleanly(bot, signal.SIGTERM, log, db_path)
     finally:
         if bot.returncode is None:
             bot.send_signal(signal.SIGTERM)
@@ -217,4 +242,3 @@ async def test_a_whole_session_over_the_network(tmp_path):
     assert cleo_notice["state"] == "parked" and cleo_notice["sent_at"] is None     # kept for a moderator
     assert "50007" in (cleo_notice["last_error"] or "")
     assert fake.bot_messages(cleo_dm) == []
-    assert bot.returncode is not None

@@ -1,8 +1,8 @@
 """``python -m bot run --shards 0-0 --shard-count 1`` on the real network path: the bot as
 discord.py's ``AutoShardedBot`` logs in to the fake Discord (``fake_discord.py``) identifying as
 shard 0 of 1, syncs its commands (the process with shard 0 does), and answers a moderator's slash
-command and a direct message. (The bot is stopped with SIGTERM, then killed after 5 s, as in
-test_e2e.py: against the fake gateway a bot does not always exit by itself, sharded or not.)"""
+command and a direct message. Then Ctrl-C (SIGINT) stops it: it exits by itself with status 0, its
+service's row gone and its store closed (test_e2e.py stops its bot with SIGTERM the same way)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fake_discord import FakeDiscord  # noqa: E402  (tests/discord is not a package)
-from test_e2e import BOT, ROOT, until  # noqa: E402
+from test_e2e import BOT, ROOT, stop_cleanly, until  # noqa: E402
 
 ALICE = 940_000_000_000_000_011
 
@@ -46,6 +46,8 @@ async def test_a_sharded_process_over_the_network(tmp_path):
         assert "Send me your order" in reply.content
         # discord.py's AutoShardedClient names the shard it connected (a plain Client says "Shard ID None")
         assert "Shard ID 0 has connected to Gateway" in log.read_text(errors="replace")
+
+        await stop_cleanly(bot, signal.SIGINT, log, db_path)
     finally:
         if bot.returncode is None:
             bot.send_signal(signal.SIGTERM)
