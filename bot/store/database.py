@@ -17,6 +17,7 @@ queries (:mod:`.queries`, ``?`` placeholders). See docs/store.md.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from contextlib import AbstractAsyncContextManager
 from importlib import resources
@@ -27,6 +28,8 @@ from .queries import Queries
 
 __all__ = ["Store", "StoreError", "StoreUnavailable", "IntegrityError", "migrations", "SCHEMA_VERSION",
            "parse_url", "redact"]
+
+log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -141,6 +144,11 @@ async def to_completion(awaitable):
     future = asyncio.ensure_future(awaitable)
     try:
         return await asyncio.shield(future)
-    except asyncio.CancelledError:
-        await future
-        raise
+    except asyncio.CancelledError as cancelled:
+        try:
+            await future
+        except Exception as failure:
+            # the operation failed as well: the caller was cancelled, and must see that (a loop
+            # that catches errors, as the outbox relay does, would otherwise never stop)
+            log.warning("a database operation failed while its task was being cancelled: %s", failure)
+        raise cancelled

@@ -47,3 +47,31 @@ async def test_cancelled_transactions_and_reads_leave_the_store_usable(store_url
                 assert await q.games() == []
     finally:
         await store.close()
+
+
+async def test_a_cancelled_task_whose_database_operation_then_fails_is_told_it_was_cancelled():
+    """A loop that catches errors (the outbox relay) must stop when cancelled, even if the
+    operation it waited for fails meanwhile (a database going away during shutdown): the task
+    sees CancelledError, not the operation's error."""
+    from bot.store.database import to_completion
+
+    started = asyncio.Event()
+
+    async def failing_operation():
+        started.set()
+        await asyncio.sleep(0.01)
+        raise OSError("the server went away")
+
+    async def caller():
+        return await to_completion(failing_operation())
+
+    task = asyncio.create_task(caller())
+    await started.wait()
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass
+    else:
+        raise AssertionError("the cancelled task finished as if nothing happened")
+    assert task.cancelled()
