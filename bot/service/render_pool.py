@@ -50,7 +50,8 @@ class _Roster:
 
 
 def _warm() -> None:
-    """Run first in a new worker: its imports and fonts are ready before the first board."""
+    """Run first in a new worker: calling it imports this module, and with it the renderer and
+    Pillow, before the first board is asked for."""
 
 
 def _context():
