@@ -6,6 +6,7 @@
     python -m bot demo [--ruleset NAME] [--players N] [--updates N] [--seed N] [--events-from N] [--out DIR]
                        [--store-url URL]
     python -m bot run [--config PATH] [--shards A-B --shard-count N]
+    python -m bot store copy FROM TO [--upgrade-source]
 
 ``render`` draws a scenario's board (``--after``: the position after resolving the scenario's
 update, with its last moves; a board of areas, territory's, is drawn whole with its turn cycle,
@@ -28,6 +29,10 @@ missing or invalid setting, or a missing token, prints one message naming it and
 With ``--shards A-B --shard-count N`` (or ``--shards A``) the process runs only shards A to B of N
 with discord.py's ``AutoShardedBot``, and only the games of their servers (docs/sharding.md); an
 impossible range exits with status 2 too.
+
+``store copy`` copies every game from one store to another, e.g. from the SQLite file to PostgreSQL
+(:mod:`bot.store.copy`, docs/store.md): TO must hold no Skirmish data; a problem (a bad URL, a server
+that cannot be reached, a TO with data, a FROM newer than the code) exits with status 2, TO unchanged.
 
 Each subcommand is one ``_add_<name>`` function that registers its parser and its handler; the
 bot (``run``) and the offline session (``demo``) slot in the same way.
@@ -448,6 +453,50 @@ def _add_replay(commands) -> None:
     replay.set_defaults(run=_replay)
 
 
+# ----------------------------------------------------------------------------- store
+def _store_copy(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.store import StoreError
+    from bot.store.copy import TerminalProgress, copy_store
+
+    try:
+        result = asyncio.run(copy_store(args.source, args.target, upgrade_source=args.upgrade_source,
+                                        progress=TerminalProgress(sys.stdout)))
+    except StoreError as exc:
+        raise CommandError(str(exc)) from None
+    except KeyboardInterrupt:
+        raise CommandError("interrupted: nothing was written to TO") from None
+    print(result.summary())
+    return 0
+
+
+def _add_store(commands) -> None:
+    store = commands.add_parser(
+        "store", help="work on a store (database) as a whole: store copy FROM TO",
+        description="Work on a Skirmish database as a whole. 'store copy' (named for what it does: every "
+                    "row of one store copied into another, the first left as it was) moves a community from "
+                    "the SQLite file to PostgreSQL, or back for a restore or a test (docs/store.md).")
+    actions = store.add_subparsers(dest="action", required=True, metavar="ACTION")
+    copy = actions.add_parser(
+        "copy", help="copy every game from the store FROM into the empty store TO",
+        description="Copy every game of the store FROM into the store TO, losing nothing: every table of the "
+                    "schema (but the running processes of 'services'), ids kept, in one transaction on TO (all or "
+                    "nothing). TO must hold no Skirmish data: a new database, or one with only the schema the "
+                    "bot makes; a SQLite file is created. Stop every bot using FROM first. Prints the rows of "
+                    "each table as it goes and a summary. Exit status 2, TO unchanged, for a bad URL, a server "
+                    "that cannot be reached, a TO with data, a FROM newer than this code (or older, without "
+                    "--upgrade-source).")
+    urls = ("sqlite:///relative/path.sqlite3, sqlite:////absolute/path.sqlite3, a plain file path or "
+            "postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE")
+    copy.add_argument("source", metavar="FROM", help=f"the store to copy: {urls}")
+    copy.add_argument("target", metavar="TO", help=f"the empty store to fill: {urls}")
+    copy.add_argument("--upgrade-source", action="store_true",
+                      help="if FROM has an older schema than this code, upgrade it in place first (as the bot does "
+                           "when it starts); without it such a FROM is refused and left as it is")
+    copy.set_defaults(run=_store_copy)
+
+
 # ----------------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Skirmish: simultaneous-move chess by post.")
@@ -456,6 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_demo(commands)
     _add_run(commands)
     _add_replay(commands)
+    _add_store(commands)
     return parser
 
 
@@ -464,7 +514,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except CommandError as exc:
-        print(f"python -m bot {args.command}: error: {exc}", file=sys.stderr)
+        command = " ".join(filter(None, (args.command, getattr(args, "action", None))))
+        print(f"python -m bot {command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
 
