@@ -54,6 +54,22 @@ def _owned(owned: Shards | None) -> tuple[str, list[int]]:
     return ("", []) if owned is None else owned.sql("guild_id")
 
 
+def _holder_dead(column: str) -> str:
+    """The test that the service named in ``games.<column>`` is dead (bot/service/claims.py): it has
+    no row in ``services`` (it stopped cleanly, or was forgotten as dead) or no heartbeat since the
+    one parameter, ``alive_since`` in milliseconds. One text for both claims: an update's
+    (``claimed_by``) and a game's posts' (``posting_by``)."""
+    return (f"NOT EXISTS (SELECT 1 FROM services WHERE services.identity = games.{column}"
+            " AND services.heartbeat_at >= ?)")
+
+
+def _sender_fence(sender: str | None) -> tuple[str, list[str]]:
+    """The condition on an outbox row that ``sender`` still sends its game's posts ("" for anyone)."""
+    if sender is None:
+        return "", []
+    return " AND EXISTS (SELECT 1 FROM games WHERE games.id = outbox.game_id AND games.posting_by = ?)", [sender]
+
+
 def _game(row) -> Game:
     return Game(id=row["id"], name=row["name"], ruleset=row["ruleset"], guild_id=row["guild_id"],
                 channel_id=row["channel_id"], status=row["status"], update_no=row["update_no"],
@@ -117,6 +133,12 @@ class Queries:
         if self.read_only:
             raise RuntimeError("a write inside a read-only snapshot")
         return await self._db.execute(sql, tuple(params))
+
+    async def _rows_written(self, sql: str, params: Iterable = ()) -> list:
+        """Run a write with ``RETURNING``; the rows it returned."""
+        if self.read_only:
+            raise RuntimeError("a write inside a read-only snapshot")
+        return list(await self._db.fetchall(sql, tuple(params)))
 
     async def _insert(self, sql: str, params: Iterable = ()) -> int:
         """Run an ``INSERT ... RETURNING id``; the new row's id."""
@@ -205,9 +227,8 @@ class Queries:
         no beat since ``alive_since``) and the claim still theirs: one statement, so a holder that
         beats meanwhile keeps it."""
         changed = await self._write(
-            "UPDATE games SET claimed_by = NULL, claimed_at = NULL WHERE id = ? AND claimed_by = ?"
-            " AND NOT EXISTS (SELECT 1 FROM services WHERE services.identity = games.claimed_by"
-            " AND services.heartbeat_at >= ?)", (game_id, holder, to_millis(alive_since)))
+            "UPDATE games SET claimed_by = NULL, claimed_at = NULL WHERE id = ? AND claimed_by = ? AND "
+            + _holder_dead("claimed_by"), (game_id, holder, to_millis(alive_since)))
         return changed == 1
 
     # ------------------------------------------------------------------ running services
@@ -485,14 +506,19 @@ class Queries:
             [(game_id, update_no, kind, recipient, body, attachment, filename, created, first + index)
              for index, (update_no, kind, body, attachment, filename, recipient) in enumerate(posts)])
 
-    async def due_posts(self, now: datetime, limit: int = 50, owned: Shards | None = None) -> list[Post]:
+    async def due_posts(self, now: datetime, limit: int = 50, owned: Shards | None = None,
+                        sender: str | None = None) -> list[Post]:
         """Unsent posts due now, in id order. A parked post is never due (a moderator asks for it
         again). A post waits behind an earlier unsent one to the same place (the game's channel, or
         the same player, or the game's team threads) that failed and waits for its retry, so each
         place reads its posts in order; posts to other places go on (a team thread the bot may not
-        manage yet holds up no board). ``owned``: only posts of games of the servers these shards hold."""
+        manage yet holds up no board). ``owned``: only posts of games of the servers these shards hold;
+        ``sender``: only posts of games whose posts that service sends (``games.posting_by``)."""
         condition, values = _owned(owned)
         mine = f" AND post.game_id IN (SELECT id FROM games WHERE {condition})" if condition else ""
+        if sender is not None:
+            mine += " AND EXISTS (SELECT 1 FROM games WHERE games.id = post.game_id AND games.posting_by = ?)"
+            values = [*values, sender]
         rows = await self._all("SELECT * FROM outbox AS post WHERE sent_at IS NULL AND state <> 'parked'" + mine +
                                " AND (next_attempt_at IS NULL OR next_attempt_at <= ?)"
                                " AND NOT EXISTS (SELECT 1 FROM outbox AS earlier WHERE earlier.sent_at IS NULL"
@@ -509,29 +535,74 @@ class Queries:
         row = await self._one("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
         return row[0]
 
-    async def next_retry_at(self, owned: Shards | None = None) -> datetime | None:
+    async def next_retry_at(self, owned: Shards | None = None, sender: str | None = None) -> datetime | None:
+        """The earliest retry of an unsent post (``owned``: of those games; ``sender``: of the games
+        whose posts that service sends, or nobody does yet)."""
         condition, values = _owned(owned)
         mine = f" AND game_id IN (SELECT id FROM games WHERE {condition})" if condition else ""
+        if sender is not None:
+            mine += " AND game_id IN (SELECT id FROM games WHERE posting_by = ? OR posting_by IS NULL)"
+            values = [*values, sender]
         row = await self._one("SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL AND state <> 'parked'"
                               + mine, values)
         return to_time(row[0])
 
-    async def mark_sent(self, post_id: int, at: datetime, message_id: str | None) -> bool:
-        """True the first time only: a post is marked sent exactly once (its successful attempt counted)."""
+    async def mark_sent(self, post_id: int, at: datetime, message_id: str | None, *,
+                        sender: str | None = None) -> bool:
+        """True the first time only: a post is marked sent exactly once (its successful attempt counted).
+        ``sender``: only while that service sends the game's posts (the relay's fence)."""
+        fence, values = _sender_fence(sender)
         changed = await self._write("UPDATE outbox SET sent_at = ?, message_id = ?, attempts = attempts + 1,"
-                                    " state = 'sent' WHERE id = ? AND sent_at IS NULL",
-                                    (to_text(at), message_id, post_id))
+                                    " state = 'sent' WHERE id = ? AND sent_at IS NULL" + fence,
+                                    (to_text(at), message_id, post_id, *values))
         return changed == 1
 
-    async def mark_failed(self, post_id: int, error: str, retry_at: datetime, *, state: str = "pending") -> None:
-        """One failed attempt: retried at ``retry_at``; ``state`` 'pending' or 'waiting'."""
-        await self._write("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, state = ?"
-                          " WHERE id = ? AND sent_at IS NULL", (error[:500], to_text(retry_at), state, post_id))
+    async def mark_failed(self, post_id: int, error: str, retry_at: datetime, *, state: str = "pending",
+                          sender: str | None = None) -> bool:
+        """One failed attempt: retried at ``retry_at``; ``state`` 'pending' or 'waiting'. False if
+        the post was sent, or (``sender``) that service no longer sends the game's posts."""
+        fence, values = _sender_fence(sender)
+        changed = await self._write("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?,"
+                                    " state = ? WHERE id = ? AND sent_at IS NULL" + fence,
+                                    (error[:500], to_text(retry_at), state, post_id, *values))
+        return changed == 1
 
-    async def park_post(self, post_id: int, reason: str) -> None:
-        """One failed attempt that will not pass by itself: the post waits for a moderator."""
-        await self._write("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = NULL,"
-                          " state = 'parked' WHERE id = ? AND sent_at IS NULL", (reason[:500], post_id))
+    async def park_post(self, post_id: int, reason: str, *, sender: str | None = None) -> bool:
+        """One failed attempt that will not pass by itself: the post waits for a moderator. False as
+        :meth:`mark_failed`."""
+        fence, values = _sender_fence(sender)
+        changed = await self._write("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = NULL,"
+                                    " state = 'parked' WHERE id = ? AND sent_at IS NULL" + fence,
+                                    (reason[:500], post_id, *values))
+        return changed == 1
+
+    # ------------------------------------------------------------------ who sends a game's posts
+    async def take_posting(self, sender: str, alive_since: datetime, owned: Shards | None = None) -> list[int]:
+        """``sender`` takes the sending of the posts of every game (``owned``: of those servers) that
+        has posts to send (unsent, not parked) and whose sending is free: nobody's yet, or its
+        holder dead (:func:`_holder_dead`, the update claims' test). One statement, so of two
+        services trying at once one takes it; a live holder's is never taken over. Returns the
+        games taken, by id."""
+        condition, values = _owned(owned)
+        rows = await self._rows_written(
+            "UPDATE games SET posting_by = ? WHERE id IN (SELECT game_id FROM outbox WHERE sent_at IS NULL"
+            " AND state <> 'parked')" + (f" AND {condition}" if condition else "") +
+            " AND (posting_by IS NULL OR (posting_by <> ? AND " + _holder_dead("posting_by") + "))"
+            " RETURNING id", (sender, *values, sender, to_millis(alive_since)))
+        return sorted(row[0] for row in rows)
+
+    async def posting_holders(self, sender: str, owned: Shards | None = None) -> list[tuple]:
+        """The games (``owned``: of those servers) with posts to send whose sending another service
+        than ``sender`` holds: ``(game id, holder, host, pid, last heartbeat)`` by game id (host, pid
+        and heartbeat None for a holder without a row in ``services``)."""
+        condition, values = _owned(owned)
+        rows = await self._all(
+            "SELECT games.id, games.posting_by, services.host, services.pid, services.heartbeat_at FROM games"
+            " LEFT JOIN services ON services.identity = games.posting_by"
+            " WHERE games.id IN (SELECT game_id FROM outbox WHERE sent_at IS NULL AND state <> 'parked')"
+            " AND games.posting_by IS NOT NULL AND games.posting_by <> ?" + (f" AND {condition}" if condition else "")
+            + " ORDER BY games.id", (sender, *values))
+        return [(row[0], row[1], row[2], row[3], None if row[4] is None else from_millis(row[4])) for row in rows]
 
     async def waiting_post_count(self, game_id: int) -> int:
         row = await self._one("SELECT COUNT(*) FROM outbox WHERE game_id = ? AND sent_at IS NULL AND state = 'waiting'",

@@ -202,6 +202,39 @@ async def test_outbox(store):
         assert [p.state for p in await q.due_posts(T0)] == ["pending", "pending"]
 
 
+async def test_one_sender_of_a_games_posts(store):
+    """games.posting_by: taken when free (nobody's, or its holder's row gone or silent since
+    alive_since), never from a live holder; due posts, retries and the outbox's updates of the
+    games a sender holds only."""
+    game_id, other_game = await new_game(store), await new_game(store, channel_id=11)
+    async with write(store) as q:
+        post = await q.insert_post(game_id=game_id, update_no=1, kind="announcement", body="hello", created_at=T0)
+        await q.insert_post(game_id=other_game, update_no=1, kind="announcement", body="hi", created_at=T0)
+        await q.register_service(identity="service-a", host="host-1", pid=1, started_at=T0, now=T0)
+        assert await q.take_posting("service-a", T0, owned=None) == [game_id, other_game]
+        assert await q.take_posting("service-a", T0) == []                      # kept, not taken again
+        await q.register_service(identity="service-b", host="host-2", pid=2, started_at=T0, now=T0)
+        assert await q.take_posting("service-b", T0) == []                      # a live holder's: never
+        assert await q.posting_holders("service-b") == [(game_id, "service-a", "host-1", 1, T0),
+                                                        (other_game, "service-a", "host-1", 1, T0)]
+        assert await q.posting_holders("service-a") == []
+        assert [p.id for p in await q.due_posts(T0, sender="service-b")] == []
+        assert await q.mark_sent(post, T0, "1", sender="service-b") is False   # the fence
+        assert await q.mark_failed(post, "down", T0, sender="service-b") is False
+        assert await q.park_post(post, "gone", sender="service-b") is False
+        assert await q.next_retry_at(sender="service-b") is None
+        assert await q.mark_failed(post, "down", T0 + timedelta(seconds=1), sender="service-a") is True
+        assert await q.next_retry_at(sender="service-a") == T0 + timedelta(seconds=1)
+        # service-a silent since T0: dead for anyone alive since a moment after it
+        assert await q.take_posting("service-b", T0 + timedelta(seconds=1)) == [game_id, other_game]
+        assert [p.id for p in await q.due_posts(T0 + timedelta(seconds=2), sender="service-b")][0] == post
+        assert await q.mark_sent(post, T0, "1", sender="service-a") is False
+        assert await q.mark_sent(post, T0, "1", sender="service-b") is True
+        await q.remove_service("service-b")                                    # a clean stop frees at once
+        assert await q.posting_holders("service-a") == [(other_game, "service-b", None, None, None)]
+        assert await q.take_posting("service-a", T0) == [other_game]          # (the sent one's game has nothing to send)
+
+
 async def test_timelapses_and_teams(store):
     game_id = await new_game(store)
     async with write(store) as q:
