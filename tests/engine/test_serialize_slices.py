@@ -83,3 +83,17 @@ def test_a_piece_writes_exactly_the_fields_that_differ_from_their_defaults(field
     assert pieces[1][field] == OPTIONAL[field]
     assert sorted(serialize.loads(serialize.dumps(state)).board, key=lambda p: p.id) == sorted(state.board,
                                                                                             key=lambda p: p.id)
+
+
+def test_pieces_written_directly_read_as_json_writes_them():
+    """``dumps`` writes each piece's text itself (issue 25): the same characters as ``json`` for every
+    optional field alone and together, a neutral piece, names and kinds that need escaping."""
+    ruleset = load_preset("neisg")
+    specs = [{"owner": None, "kind": "P", "square": (-3, 7)},
+             {"owner": 'Q"uote\\', "kind": "K", "square": (0, 0)},
+             {"owner": "Ünïcödé ✨", "kind": "K", "square": (5, -2)}]
+    for index, (field, value) in enumerate(sorted(OPTIONAL.items())):
+        specs.append({"owner": "Ünïcödé ✨", "kind": "Q", "square": (index, 9), field: value})
+        specs.append({"owner": 'Q"uote\\', "kind": "R", "square": (index, 12), **dict(list(OPTIONAL.items())[index:])})
+    state = GameState.build(ruleset, specs, [Player('Q"uote\\', "Red"), Player("Ünïcödé ✨", "Blue")], update=2)
+    assert serialize.dumps(state) == json.dumps(serialize.state_to_json(state), separators=(",", ":"), sort_keys=True)
