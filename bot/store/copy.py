@@ -38,6 +38,7 @@ import asyncio
 import os
 import sqlite3
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,8 +46,11 @@ from typing import Callable, Sequence, TextIO
 from urllib.parse import urlsplit
 
 import aiosqlite
+import asyncpg
 
 from .database import BUSY_TIMEOUT_MS, SCHEMA_VERSION, Store, StoreError, migrations, parse_url, redact
+from .portable import PortabilityError, to_postgres
+from .postgres import _CONNECTION_ERRORS, _SCHEMA_TABLE, WRITE_LOCK, _clean
 
 __all__ = ["copy_store", "CopyResult", "TableCopied", "TerminalProgress", "SKIPPED", "BATCH_ROWS", "BATCH_BYTES"]
 
@@ -288,6 +292,13 @@ class _SqliteSource(_Source):
     def __init__(self, path: str, connection: sqlite3.Connection) -> None:
         self.location = path
         self._connection = connection
+        self._busy = threading.Lock()        # a cancelled read's thread finishes before the connection closes
+
+    async def _run(self, work: Callable):
+        def locked():
+            with self._busy:
+                return work()
+        return await asyncio.to_thread(locked)
 
     @classmethod
     async def connect(cls, path: str) -> "_SqliteSource":
@@ -316,7 +327,7 @@ class _SqliteSource(_Source):
         return source
 
     async def _all(self, sql: str, params=()) -> list[tuple]:
-        return await asyncio.to_thread(lambda: self._connection.execute(sql, params).fetchall())
+        return await self._run(lambda: self._connection.execute(sql, params).fetchall())
 
     async def version(self) -> int:
         return (await self._all("PRAGMA user_version"))[0][0]
@@ -342,7 +353,7 @@ class _SqliteSource(_Source):
         return (await self._all(f"SELECT count(*) FROM {_quote(table)}"))[0][0]
 
     async def read(self, table: str, columns: list[str], key: list[str]):
-        cursor = await asyncio.to_thread(self._connection.execute, _select(table, columns, key or columns))
+        cursor = await self._run(lambda: self._connection.execute(_select(table, columns, key or columns)))
 
         def batch(most: int, budget: int) -> list[tuple]:
             rows, held = [], 0
@@ -355,11 +366,11 @@ class _SqliteSource(_Source):
             return rows
 
         async def fetch(most: int, budget: int) -> list[tuple]:
-            return await asyncio.to_thread(batch, most, budget)
+            return await self._run(lambda: batch(most, budget))
         return fetch
 
     async def close(self) -> None:
-        await asyncio.to_thread(self._connection.close)
+        await self._run(self._connection.close)
 
 
 class _PostgresSource(_Source):
@@ -605,9 +616,6 @@ class _PostgresTarget(_Target):
         return cls(url, await _connect_postgres(url, "target"))
 
     async def begin(self) -> None:
-        from .postgres import WRITE_LOCK
-
-        import asyncpg
         try:
             await self._connection.execute(f"BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout ="
                                            f" {BUSY_TIMEOUT_MS}; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
@@ -616,10 +624,6 @@ class _PostgresTarget(_Target):
                              "(stop every bot using it)") from None
 
     async def bring_up_to_date(self) -> None:
-        from .portable import PortabilityError, to_postgres
-        from .postgres import _SCHEMA_TABLE
-
-        import asyncpg
         connection = self._connection
         fresh = await connection.fetchval("SELECT to_regclass('skirmish_schema')") is None
         if fresh and await self.tables():
@@ -655,8 +659,6 @@ class _PostgresTarget(_Target):
         return await self._connection.fetchval(f"SELECT count(*) FROM {_quote(table)}")
 
     def writer(self, table: str, columns: list[str], key: list[str]):
-        import asyncpg
-
         wanted = [_PYTHON_TYPES.get(self._types[table][column]) for column in columns]
         positions = [columns.index(column) for column in key]
 
@@ -713,10 +715,6 @@ _TYPE_WORDS = {int: "an integer", str: "text", bytes: "bytes"}
 
 async def _connect_postgres(url: str, role: str):
     """A connection to ``url``; a clear :class:`StoreError` (without the password) when there is none."""
-    import asyncpg
-
-    from .postgres import _CONNECTION_ERRORS, _clean
-
     location = redact(url)
     try:
         return await asyncpg.connect(url, timeout=30, server_settings={"application_name": "skirmish-copy"})

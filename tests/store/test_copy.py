@@ -9,6 +9,7 @@ copies that file (or a copy of it); the rows are compared table by table, every 
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import sqlite3
 from datetime import datetime, timedelta, timezone
@@ -346,6 +347,45 @@ def test_a_failure_mid_copy_leaves_no_sqlite_file_behind(community, postgres_url
     with pytest.raises(RuntimeError, match="the disk is full"):
         copy(community, target)
     assert sqlite_tables(target) == empty and not any(empty.values())
+
+
+async def _cancelled_mid_copy(source, target) -> list:
+    """The copy's task cancelled (as Ctrl-C cancels it) while it writes its third table."""
+    seen = []
+    task = None
+
+    def progress(table, copied, total):
+        seen.append(table)
+        if len(set(seen)) == 3:
+            task.cancel()
+    task = asyncio.ensure_future(copy_store(str(source), str(target), progress=progress))
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    return seen
+
+
+def test_a_copy_cancelled_midway_leaves_the_target_as_it_was(community, postgres_url, tmp_path):
+    assert len(set(run_async(_cancelled_mid_copy(community, postgres_url)))) == 3
+    assert run_async(_postgres_table_count(postgres_url)) == 0
+    target = tmp_path / "copy" / "skirmish.sqlite3"
+    target.parent.mkdir()
+    run_async(_cancelled_mid_copy(community, target))
+    assert list(target.parent.iterdir()) == []
+
+
+def test_sqlite_to_sqlite_and_postgresql_to_postgresql(community, postgres_server, tmp_path):
+    backup = tmp_path / "backup.sqlite3"
+    copy(community, backup)
+    assert sqlite_tables(backup) == {**sqlite_tables(community), "services": []}
+    first, second = (postgres_server.url_of(postgres_server.create_database()) for _ in range(2))
+    try:
+        copy(backup, first)
+        copy(first, second)
+        columns = columns_of(community)
+        assert postgres_tables(second, columns) == postgres_tables(first, columns) == sqlite_tables(backup)
+    finally:
+        for url in (first, second):
+            postgres_server.drop_database(url.rsplit("/", 1)[1])
 
 
 def test_small_batches_copy_the_same_rows(community, postgres_url):
