@@ -34,6 +34,7 @@ from bot.engine.variants.base import TeamTotal
 # the board's owner -> tones rule, so that a swatch always matches the player's pieces on the board
 # (a colour name the palette does not know gets the same spare colour in both images)
 from .board import Rendered, _PlayerColours
+from .glyphs import draw_text
 from .palette import PALETTES, contrast_edge
 from .sprites import bold_font, font as regular_font
 
@@ -512,13 +513,13 @@ def _draw_with_symbol(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, 
     """``text`` at ``xy`` with its symbol (🏆, a heart, ...) drawn in place; the x after it."""
     x, ty = xy
     before, symbol, after = _split_symbol(text)
-    draw.text((x, ty), before, font=_font(size), fill=fill)
+    draw_text(draw, (x, ty), before, _font(size), fill)
     x += _width(before, size)
     if symbol is not None:
         icon = round(size * 0.95)
         _draw_symbol(image, symbol, (x, round(cy - icon / 2), x + icon, round(cy - icon / 2) + icon))
         x += icon
-        draw.text((x, ty), after, font=_font(size), fill=fill)
+        draw_text(draw, (x, ty), after, _font(size), fill)
         x += _width(after, size)
     return x
 
@@ -533,8 +534,8 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
     image = Image.new("RGB", (p["width"], p["height"]), BACKGROUND)
     draw = ImageDraw.Draw(image)
     pad, gap, ts = p["pad"], p["gap"], p["text_size"]
-    draw.text((pad, round(14 * s)), title, font=_font(round(32 * s), True), fill=TEXT_RGB)
-    draw.text((pad, round(56 * s)), subtitle, font=_font(round(17 * s)), fill=MUTED_RGB)
+    draw_text(draw, (pad, round(14 * s)), title, _font(round(32 * s), True), TEXT_RGB)
+    draw_text(draw, (pad, round(56 * s)), subtitle, _font(round(17 * s)), MUTED_RGB)
 
     # a game that is over: who won and why, on a gold banner
     result_box = None
@@ -550,7 +551,7 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
             _draw_symbol(image, "🏆", (x, round(mid - icon / 2), x + icon, round(mid - icon / 2) + icon))
             x += icon + round(10 * s)
         size = round(19 * s)
-        draw.text((x, round(mid - size * 0.62)), panel.result, font=_font(size, True), fill=TEXT_RGB)
+        draw_text(draw, (x, round(mid - size * 0.62)), panel.result, _font(size, True), TEXT_RGB)
 
     head_size = max(8, round(15 * s))
     top = p["header_h"]
@@ -567,7 +568,7 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
         x_regen = x_captured + p["captured_w"] + gap
         for x, words in ((x_text, panel.line_heading), (x_bar, currency.capitalize()),
                          (x_captured, "Captured"), (x_regen, panel.note_heading)):
-            draw.text((x, top), words, font=_font(head_size, True), fill=HEADER_RGB)
+            draw_text(draw, (x, top), words, _font(head_size, True), HEADER_RGB)
         first = column * p["per_column"]
         for offset, (index, words) in enumerate(entries[first:first + p["per_column"]]):
             y0 = top + p["column_head_h"] + offset * p["row_h"]
@@ -580,14 +581,14 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
                 swatch_box = (left + pad, round(cy - sw / 2), left + pad + sw, round(cy - sw / 2) + sw)
                 _draw_swatch(draw, swatch_box, colours.of(gone.name))
                 ty = round(cy - ts * 0.62)
-                draw.text((x_text, ty), OUT_MARK, font=_font(ts, True), fill=NO_KING_RGB)
+                draw_text(draw, (x_text, ty), OUT_MARK, _font(ts, True), NO_KING_RGB)
                 mark_w = _width(OUT_MARK + " ", ts, True)
-                draw.text((x_text + mark_w, ty), gone.line, font=_font(ts), fill=OUT_RGB)
+                draw_text(draw, (x_text + mark_w, ty), gone.line, _font(ts), OUT_RGB)
                 out_rows.append((gone.name, gone.line, box))
                 continue
             if index < 0:
                 # the rows left out of an endless game's board
-                draw.text((x_text, round(cy - ts * 0.62)), words, font=_font(ts), fill=MUTED_RGB)
+                draw_text(draw, (x_text, round(cy - ts * 0.62)), words, _font(ts), MUTED_RGB)
                 gap_box = gap_box or box
                 continue
             row = table[index]
@@ -609,9 +610,9 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
                 prefix = ""
             ty = round(cy - ts * 0.62)
             x = x_text
-            draw.text((x, ty), prefix, font=_font(ts, True), fill=TEXT_RGB)
+            draw_text(draw, (x, ty), prefix, _font(ts, True), TEXT_RGB)
             x += _width(prefix, ts, True)
-            draw.text((x, ty), before[len(prefix):], font=_font(ts), fill=TEXT_RGB)
+            draw_text(draw, (x, ty), before[len(prefix):], _font(ts), TEXT_RGB)
             x += _width(before[len(prefix):], ts)
             symbol_box = None
             if symbol is not None:
@@ -625,7 +626,7 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
                 # a line with no symbol (megachess): "No King" in red all the same
                 at = line.index("No King")
                 tail_x = x_text + _width(prefix, ts, True) + _width(before[len(prefix):at], ts)
-                draw.text((tail_x, ty), line[at:], font=_font(ts), fill=NO_KING_RGB)
+                draw_text(draw, (tail_x, ty), line[at:], _font(ts), NO_KING_RGB)
             text_box = (x_text, ty, x, ty + round(ts * 1.25))
 
             bar_h = max(6, round(p["row_h"] * 0.38))
@@ -657,30 +658,30 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
     if panel.draws_events:
         events_box = (pad, ey, p["width"] - pad, ey + p["events_h"])
         draw.rounded_rectangle(events_box, radius=max(3, round(8 * s)), fill=EVENT_BG, outline=EVENT_EDGE)
-        draw.text((pad * 2, ey + pad // 2), "Active events", font=_font(round(19 * s), True), fill=TEXT_RGB)
+        draw_text(draw, (pad * 2, ey + pad // 2), "Active events", _font(round(19 * s), True), TEXT_RGB)
         y = ey + pad // 2 + round(30 * s)
         for event in events:
             name, started, left, ends = event.name, event.started, event.left, event.ends
             status, sentence = _event_words(event)
             text = f"{name}: {status}"
-            draw.text((pad * 2, y), name, font=_font(round(17 * s), True), fill=TEXT_RGB)
+            draw_text(draw, (pad * 2, y), name, _font(round(17 * s), True), TEXT_RGB)
             nx = pad * 2 + _width(name, round(17 * s), True)
-            draw.text((nx, y), f" · {status}", font=_font(round(17 * s), True), fill=(30, 70, 140))
+            draw_text(draw, (nx, y), f" · {status}", _font(round(17 * s), True), (30, 70, 140))
             nx += _width(f" · {status}", round(17 * s), True)
             if sentence:
-                draw.text((nx, y + round(1 * s)), f" · {sentence}", font=_font(round(15 * s)), fill=MUTED_RGB)
+                draw_text(draw, (nx, y + round(1 * s)), f" · {sentence}", _font(round(15 * s)), MUTED_RGB)
             event_layout.append(EventRow(name, started, left, ends, text,
                                          (pad, y, p["width"] - pad, y + p["event_line"])))
             y += p["event_line"]
         if not events:
-            draw.text((pad * 2, y), "No event is active.", font=_font(round(17 * s)), fill=MUTED_RGB)
+            draw_text(draw, (pad * 2, y), "No event is active.", _font(round(17 * s)), MUTED_RGB)
             y += p["event_line"]
         if next_draw is not None:
             if next_draw == state.update:
                 words = f"A new event is drawn at the end of update {next_draw} (in force from update {next_draw + 1})."
             else:
                 words = f"Next event drawn in update {next_draw} (in force from update {next_draw + 1})."
-            draw.text((pad * 2, y), words, font=_font(round(15 * s)), fill=MUTED_RGB)
+            draw_text(draw, (pad * 2, y), words, _font(round(15 * s)), MUTED_RGB)
         below = events_box[3]
     else:
         below = ey - pad
@@ -691,14 +692,14 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
         ty0 = below + pad
         teams_box = (pad, ty0, p["width"] - pad, ty0 + p["teams_h"] - pad)
         draw.rounded_rectangle(teams_box, radius=max(3, round(8 * s)), fill=(238, 238, 244), outline=(150, 150, 170))
-        draw.text((pad * 2, ty0 + pad // 2), "Teams", font=_font(round(19 * s), True), fill=TEXT_RGB)
+        draw_text(draw, (pad * 2, ty0 + pad // 2), "Teams", _font(round(19 * s), True), TEXT_RGB)
         y = ty0 + pad // 2 + round(30 * s)
         lead = max([team.points for team in panel.teams] + [Fraction(1)])
         size = round(17 * s)
         label_w = max(_width(_team_words(team, currency), size, True) for team in panel.teams)
         for team in panel.teams:
             words = _team_words(team, currency)
-            draw.text((pad * 2, y), words, font=_font(size, True), fill=TEAM_RGB)
+            draw_text(draw, (pad * 2, y), words, _font(size, True), TEAM_RGB)
             bx = pad * 2 + label_w + gap
             bar = (bx, y + round(4 * s), bx + p["bar_w"], y + round(4 * s) + max(6, round(14 * s)))
             fraction = min(1.0, float(max(Fraction(0), team.points) / lead)) if lead > 0 else 0.0
@@ -725,12 +726,12 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
                     _draw_symbol(image, symbol, (x, fy, x + size, fy + size))
                     x += size + round(6 * s)
                 else:
-                    draw.text((x, fy), symbol, font=_font(fs, True), fill=TEXT_RGB)
+                    draw_text(draw, (x, fy), symbol, _font(fs, True), TEXT_RGB)
                     x += _width(symbol, fs, True) + round(6 * s)
                 footer.append(f"{symbol} {words}")
             else:
                 footer.append(words)
-            draw.text((x, fy), words, font=_font(fs), fill=MUTED_RGB)
+            draw_text(draw, (x, fy), words, _font(fs), MUTED_RGB)
             x += _width(words, fs) + round(24 * s)
         fy += p["footer_line"]
 
