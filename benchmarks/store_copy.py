@@ -29,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._timing import reset_peak, status_kib  # noqa: E402
 from benchmarks.resolve import build  # noqa: E402
 from bot.engine import serialize  # noqa: E402
 from bot.store import Store  # noqa: E402
@@ -79,30 +80,12 @@ async def seed(path: Path, games: int, players: int, updates: int, big_snapshots
         await store.close()
 
 
-def _status_kib(field: str) -> int | None:
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return None
-
-
-def reset_peak() -> int | None:
-    try:
-        Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        return None
-    return _status_kib("VmRSS")
-
-
 def measure(label: str, source: str, target: str, size: int) -> None:
     before = reset_peak()
     began = time.perf_counter()
     result = asyncio.run(copy_store(source, target))
     seconds = time.perf_counter() - began
-    peak = _status_kib("VmHWM")
+    peak = status_kib("VmHWM")
     rise = "" if peak is None or before is None else f", peak memory +{(peak - before) / 1024:.0f} MB"
     print(f"{label}: {result.rows:,} rows ({size / 1e6:.0f} MB) in {seconds:.1f} s: {result.rows / seconds:,.0f} "
           f"rows/s, {size / 1e6 / seconds:.0f} MB/s{rise}")

@@ -38,6 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _timing import reset_peak, status_kib  # noqa: E402
 from resolve import build, orders_for  # noqa: E402
 from submit import MODERATOR, colours  # noqa: E402
 
@@ -105,25 +106,6 @@ class LoopWatch:
         self._task.cancel()
 
 
-def _status_kib(field: str) -> int | None:
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return None
-
-
-def reset_peak() -> int | None:
-    """Reset the process's resident high-water mark (Linux); returns the resident size now (KiB)."""
-    try:
-        Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        return None
-    return _status_kib("VmRSS")
-
-
 async def one_round(service: Service, game_id: int, user_ids: dict[str, int], rng: random.Random) -> dict:
     game = await service.get_game(game_id)
     ruleset = service.ruleset(game)
@@ -142,7 +124,7 @@ async def one_round(service: Service, game_id: int, user_ids: dict[str, int], rn
         await asyncio.sleep(0.01)
         result = await service.resolve_if_due(game_id, game.update_no, force=True)
         await asyncio.sleep(0.01)
-    peak = _status_kib("VmHWM")
+    peak = status_kib("VmHWM")
     assert result.resolved, result
     async with service.store.snapshot_read() as q:
         posts = [p for p in await q.posts(game_id) if p.update_no == game.update_no]
