@@ -82,6 +82,17 @@ async def stop_cleanly(bot, number: int, log: Path, db_path: Path) -> None:
         assert db.execute("SELECT COUNT(*) FROM services").fetchone()[0] == 0
 
 
+async def make_sure_stopped(bot, grace: float) -> None:
+    """Whatever happened in a test, leave no bot running: SIGTERM, then SIGKILL after ``grace`` s."""
+    if bot.returncode is None:
+        bot.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(bot.wait(), grace)
+        except asyncio.TimeoutError:
+            bot.kill()
+            await bot.wait()
+
+
 def game_row(path: Path) -> sqlite3.Row:
     with sqlite3.connect(path) as db:
         db.row_factory = sqlite3.Row
@@ -204,13 +215,7 @@ async def test_a_whole_session_over_the_network(tmp_path):
 
         await stop_cleanly(bot, signal.SIGTERM, log, db_path)
     finally:
-        if bot.returncode is None:
-            bot.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(bot.wait(), 15)
-            except asyncio.TimeoutError:
-                bot.kill()
-                await bot.wait()
+        await make_sure_stopped(bot, 15)
         await fake.stop()
 
     # ---------------------------------------------------------------- exactly one message per outbox row

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fake_discord import FakeDiscord  # noqa: E402  (tests/discord is not a package)
-from test_e2e import BOT, ROOT, stop_cleanly, until  # noqa: E402
+from test_e2e import BOT, ROOT, make_sure_stopped, stop_cleanly, until  # noqa: E402
 
 ALICE = 940_000_000_000_000_011
 
@@ -49,11 +49,5 @@ async def test_a_sharded_process_over_the_network(tmp_path):
 
         await stop_cleanly(bot, signal.SIGINT, log, db_path)
     finally:
-        if bot.returncode is None:
-            bot.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(bot.wait(), 5)
-            except asyncio.TimeoutError:
-                bot.kill()
-                await bot.wait()
+        await make_sure_stopped(bot, 5)
         await fake.stop()
