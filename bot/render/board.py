@@ -46,6 +46,7 @@ from ..engine.state import GameState
 from ..engine.variants import VariantUnavailable, variant_for
 from ..engine.variants.base import BoardAdditions, Fading, Kingdom, Mark
 from .palette import NEUTRAL_RGB, PALETTES, colour_names, contrast_edge, player_rgb
+from .png import fast_png
 from .sprites import bold_font, draw_piece, font, legend_entries
 
 __all__ = ["render_board", "Rendered", "BoardLayout", "Label", "Inset", "Focus", "focus_region", "additions_of",
@@ -58,6 +59,7 @@ Region = tuple[int, int, int, int]          # x0, y0, x1, y1 in squares, inclusi
 
 MAX_SIDE = 4096              # pixels, either side
 MAX_BYTES = 8 * 1024 * 1024  # PNG bytes
+ROWS_UP_FROM = 2_000_000     # pixels: a larger picture's PNG is written by .png.fast_png
 MIN_SCALE = 16               # pixels per square below which the overview is drawn
 MAX_SCALE = 44               # pixels per square of a small region
 VIEWPORT_SIDE = 64           # squares: the widest viewport of an overview (renders at 44 px a square)
@@ -310,9 +312,14 @@ def render_board(ruleset: Ruleset, state: GameState, *, region: Region | None = 
 
 
 def _encode(image: Image.Image) -> bytes:
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", compress_level=1)
-    data = buffer.getvalue()
+    """The PNG at zlib's fastest level; a picture above :data:`ROWS_UP_FROM` pixels (a large game's
+    overview) with every row less the one above it (:func:`~.png.fast_png`: 0.05 s instead of 0.1 s
+    for the overview of 50,000 pieces, 0.50 MB instead of 0.48 MB), unless that is too large."""
+    data = fast_png(image, rows="up") if image.width * image.height > ROWS_UP_FROM else b""
+    if not data or len(data) > MAX_BYTES:
+        buffer = io.BytesIO()
+        image.save(buffer, "PNG", compress_level=1)
+        data = buffer.getvalue()
     if len(data) > MAX_BYTES:
         # a board this busy still fits in 256 colours: the palette image is a fraction of the size
         buffer = io.BytesIO()
