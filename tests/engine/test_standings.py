@@ -9,6 +9,7 @@ value captured, then by name. Every expected line is written out by hand from RU
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from bot.engine.model import Player
 from bot.engine.ruleset import load_preset
 from bot.engine.runner import run_scenario
 from bot.engine.scenario import load_scenario
-from bot.engine.standings import health_board_lines
+from bot.engine.standings import health_board_lines, piece_worth, standings
 from bot.engine.state import GameState
 
 NEISG = load_preset("neisg")
@@ -107,3 +108,25 @@ def test_board_after_a_king_capture():
         "1. Blue (Blue): 15.5 --- Health: 2 \u2764\ufe0f +0 Regen, No King",
         "2. Red (Red): 5 --- Health: 21 \U0001F496",
     ]
+
+
+def test_a_score_summed_by_kinds_is_the_sum_of_every_piece_worth():
+    """Issue 25: standings sum each player's pieces by kind; the score is exactly the sum of every
+    piece's worth, halves (Spirit 5.5), energy pawns and spirit hosts included, and stays a Fraction."""
+    ruleset = NEISG
+    rng = random.Random(4)
+    kinds = [k for k in ruleset.pieces if k not in ("K", "O", "V")]
+    specs = []
+    for index, name in enumerate(("Ann", "Bob", "Cid")):
+        specs.append({"owner": name, "kind": "K", "square": (index * 20, 0)})
+        for n in range(30):
+            extra = rng.choice([{}, {}, {"energy": True, "kind": "P"}, {"spirit": True}])
+            specs.append({"owner": name, "kind": rng.choice(kinds), "square": (index * 20 + n % 10, 1 + n // 10),
+                          **extra})
+    state = GameState.build(ruleset, specs, [Player(n, "Red") for n in ("Ann", "Bob", "Cid")], update=2)
+    rows = standings(ruleset, state)
+    assert len(rows) == 3
+    for row in rows:
+        expected = sum((piece_worth(ruleset, p) for p in state.board.owned_by(row.name)), Fraction(0))
+        assert row.score == expected and type(row.score) is Fraction
+    assert any(row.score.denominator == 2 for row in rows)     # a half made it through
