@@ -28,31 +28,49 @@ __all__ = ["fast_png"]
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: PNG colour types by Pillow mode, and the bytes of a pixel
 _COLOUR_TYPES = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4)}
+#: the filter types by name
+_FILTERS = {"none": b"\x00", "up": b"\x02"}
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
+#: rows filtered and compressed at a time (a picture of 4096 x 4096 would otherwise be copied whole
+#: twice more: 200 MB)
+BAND = 128
+
+
+def _band(image: Image.Image, top: int, bottom: int, rows: str) -> bytes:
+    """Rows ``top`` to ``bottom`` (excluded) of ``image``, filtered by ``rows``, as raw bytes."""
+    width = image.width
+    band = image.crop((0, top, width, bottom))
+    if rows == "none":
+        return band.tobytes()
+    if top:           # "up": each byte less the one above it, modulo 256 (the first row: less zero)
+        above = image.crop((0, top - 1, width, bottom - 1))
+    else:
+        above = Image.new(image.mode, band.size, 0)
+        above.paste(image.crop((0, 0, width, bottom - 1)), (0, 1))
+    return ImageChops.subtract_modulo(band, above).tobytes()
+
+
 def fast_png(image: Image.Image, rows: str = "none") -> bytes:
     """``image`` (mode L, RGB or RGBA) as a PNG at zlib's fastest level, every row filtered by
     ``rows``: ``"none"`` or ``"up"``."""
+    if rows not in _FILTERS:
+        raise ValueError(f"rows are filtered 'none' or 'up', not {rows!r}")
     colour_type, depth = _COLOUR_TYPES[image.mode]
     width, height = image.size
-    if rows == "up":           # each byte less the one above it (the first row: less zero), modulo 256
-        above = Image.new(image.mode, image.size, 0)
-        above.paste(image.crop((0, 0, width, height - 1)), (0, 1))
-        raw, kind = memoryview(ImageChops.subtract_modulo(image, above).tobytes()), b"\x02"
-    elif rows == "none":
-        raw, kind = memoryview(image.tobytes()), b"\x00"
-    else:
-        raise ValueError(f"rows are filtered 'none' or 'up', not {rows!r}")
+    kind = _FILTERS[rows]
     stride = width * depth
     compressor = zlib.compressobj(1)
     parts = []
-    for start in range(0, stride * height, stride):
-        parts.append(compressor.compress(kind))        # each row begins with its filter type
-        parts.append(compressor.compress(raw[start:start + stride]))
+    for top in range(0, height, BAND):
+        raw = memoryview(_band(image, top, min(height, top + BAND), rows))
+        for start in range(0, len(raw), stride):
+            parts.append(compressor.compress(kind))        # each row begins with its filter type
+            parts.append(compressor.compress(raw[start:start + stride]))
     parts.append(compressor.flush())
     header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
     return b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"IDAT", b"".join(parts)), _chunk(b"IEND", b"")))

@@ -8,7 +8,7 @@ from io import BytesIO
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.render.png import fast_png
+from bot.render.png import BAND, fast_png
 
 
 def picture(mode: str, size=(301, 117)) -> Image.Image:
@@ -52,3 +52,9 @@ def test_rows_less_the_row_above_read_back_as_the_same_pixels(mode):
 def test_an_unknown_filter_is_refused():
     with pytest.raises(ValueError):
         fast_png(picture("RGB"), rows="paeth")
+
+
+@pytest.mark.parametrize("rows", ["none", "up"])
+def test_a_picture_taller_than_a_band(rows):
+    image = picture("RGB", (97, BAND * 2 + 5))
+    assert Image.open(BytesIO(fast_png(image, rows=rows))).tobytes() == image.tobytes()
