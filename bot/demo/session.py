@@ -206,6 +206,21 @@ async def _deliver_until(stop: asyncio.Event, service, relay) -> None:
             pass
 
 
+async def _deliver_all(service, relay) -> None:
+    """Deliver every post of the session before the demo ends. A demo killed and run again finds
+    its game's posts still held by its dead predecessor (the game's sender, bot/service/publishing.py)
+    until that one's lease has passed (15 s after its last heartbeat, bot/service/claims.py): then
+    this waits for it, looking every relay poll, for at most the lease and a poll more."""
+    liveness = service.liveness
+    give_up = time.monotonic() + (liveness.lease + liveness.beat).total_seconds() + relay.poll_seconds
+    while True:
+        while await relay.deliver_due():
+            pass
+        if not relay.sent_elsewhere or time.monotonic() > give_up:
+            return
+        await asyncio.sleep(relay.poll_seconds)
+
+
 def _ruleset(name: str) -> Ruleset:
     from bot.engine.ruleset import RulesetError, preset_names
 
@@ -267,6 +282,7 @@ class _Session:
         await scheduler.start()        # holds its claim for the lease only
         stop = asyncio.Event()
         delivery = asyncio.create_task(_deliver_until(stop, service, relay), name="demo outbox relay")
+        played_out = False
         try:
             # the orders of this update are in: sent just now, or locked in when the demo stopped
             # (the scheduler may have resolved it since, at its start)
@@ -280,6 +296,7 @@ class _Session:
                 await self.play_update(game)
                 played = game.update_no
                 await self.keep_pace(game)
+            played_out = True
         finally:
             # stopped, not cancelled: a task cancelled inside a database read can leave the
             # store's reader connection in an open transaction
@@ -288,10 +305,13 @@ class _Session:
             await delivery
             await scheduler.settle()
             await scheduler.shutdown()
+            if not played_out:
+                await service.stop()
+        try:                            # while the service lives: its relay sends the game's posts
+            progress.show(game.snapshot_update or 0, "delivering posts")
+            await _deliver_all(service, relay)
+        finally:
             await service.stop()
-        progress.show(game.snapshot_update or 0, "delivering posts")
-        while await relay.deliver_due():
-            pass
         progress.close()
         return await self.summarise(game)
 

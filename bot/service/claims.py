@@ -24,6 +24,9 @@ and start for people to read; its heartbeat) and beats every :attr:`Liveness.bea
   never claimed again by it (a late result could otherwise find "its" claim renewed). So an update
   is stored exactly once whatever the timing.
 
+The same identities, heartbeats and lease decide which service sends a game's posts
+(``games.posting_by``, taken and fenced by the outbox relay: .publishing).
+
 Times come from the service's clock; hosts sharing a database keep their clocks in step (NTP): a
 skew near the lease only makes a live holder look dead, which fencing turns into wasted work,
 never into an update stored twice.

@@ -35,7 +35,7 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
@@ -203,42 +203,105 @@ class MemoryPublisher:
 
 class OutboxRelay:
     """Delivers the outbox through a publisher, with retries; ``run()`` until cancelled. Only the
-    posts of the games this process owns (``service.shards``): another process delivers the rest."""
+    posts of the games this process owns (``service.shards``): another process delivers the rest.
+
+    **One sender a game.** Of the services that own a game (two copies of one process, a deploy
+    that starts the new one before stopping the old), one delivers its posts: the one whose
+    identity is in the game's ``posting_by`` (see .claims: the same identities, heartbeats and
+    lease as an update's claim). The transaction that picks due posts takes the sending of every
+    game with posts to send whose sending is free (nobody's, or its holder's row gone: a clean stop
+    frees it at once; or its heartbeat older than the lease: a dead holder's, freed after it), by
+    one conditional statement, refreshes this service's heartbeat, and picks only the posts of the
+    games it sends. It keeps them while it lives; a live holder's are never taken over: the other
+    copy stays idle for those games, says so once in its log, and takes over at its next round
+    after the holder stops (or after the lease, if it died).
+
+    **Fencing.** A batch is published only while nobody can have taken its games over: for the
+    lease less one beat after the heartbeat its pick wrote, then it is picked again. Marking a post
+    sent (or failed, or parked) checks in its statement that this service still sends the game's
+    posts; if not, the game is left alone for the round. So when a holder dies (or stalls past its
+    lease) at most the one post it was publishing then goes out again, from the new sender (as
+    after a crash: a publisher is idempotent per row)."""
 
     def __init__(self, service, publisher: Publisher, *, poll_seconds: float = 5.0) -> None:
         self.service = service
         self.publisher = publisher
         self.poll_seconds = poll_seconds
+        #: the games with posts to send that another live service sends, and which (as of the last
+        #: round: a caller that must see every post out, like the demo's end, waits for these)
+        self.sent_elsewhere: dict[int, str] = {}
+        self._said: dict[int, str] = {}     # what the log said of each: once per game and sender
 
     async def deliver_due(self) -> int:
         """Publish every post that is due now, each at most once; the number delivered."""
-        store = self.service.store
         delivered = 0
         held: set[tuple[int, int | None, bool]] = set()     # places with a failed post this round: their later posts wait
         tried: set[int] = set()
+        lost: set[int] = set()          # games whose sending this service lost during the round
         while True:
-            async with store.snapshot_read() as q:
-                due = [p for p in await q.due_posts(self.service.now(), limit=100, owned=self.service.shards)
-                       if p.id not in tried and _place(p) not in held]
+            due, until = await self._pick(tried, held, lost)
             if not due:
                 return delivered
             for post in due:
-                if _place(post) in held:
+                if _place(post) in held or post.game_id in lost:
                     continue
+                if self.service.now() >= until:     # the batch's games could be another's by now
+                    break
                 tried.add(post.id)
-                if await self._deliver(post, held):
+                if await self._deliver(post, held, lost):
                     delivered += 1
 
-    async def _deliver(self, post: Post, held: set) -> bool:
+    async def _pick(self, tried: set[int], held: set, lost: set[int]) -> tuple[list[Post], datetime]:
+        """The due posts of the games this service sends (taking those that are free), and until
+        when they may be published (see the class's fencing)."""
+        service = self.service
+        store, holder, shards = service.store, service.holder, service.shards
+
+        def fresh(posts: list[Post]) -> list[Post]:
+            return [p for p in posts if p.id not in tried and _place(p) not in held and p.game_id not in lost]
+
+        async with store.snapshot_read() as q:      # nothing due: no write
+            if not fresh(await q.due_posts(service.now(), limit=100, owned=shards)):
+                self.sent_elsewhere = {}
+                return [], service.now()
+        async with store.transaction() as q:
+            now = service.now()
+            await service._register(q)            # a claim names a live, registered service (see .claims)
+            others = await q.posting_holders(holder, owned=shards)
+            taken = await q.take_posting(holder, service._alive_since(), owned=shards)
+            due = fresh(await q.due_posts(now, limit=100, owned=shards, sender=holder))
+        self._note_senders(others, set(taken))
+        return due, now + service.liveness.lease - service.liveness.beat
+
+    def _note_senders(self, others: list[tuple], taken: set[int]) -> None:
+        """Say in the log which games' posts another service sends (once per game and sender), and
+        which a dead one's this service took over."""
+        self.sent_elsewhere = {game_id: sender for game_id, sender, *_ in others if game_id not in taken}
+        for game_id, sender, host, pid, heartbeat in others:
+            if game_id in taken:
+                self._said.pop(game_id, None)
+                # a clean stop is no news; a sender silent for its lease is (it died, or stalled)
+                level, silent = ((logging.INFO, "it stopped, or was forgotten as dead") if heartbeat is None else
+                                 (logging.WARNING, f"on host {host}, pid {pid}, silent since "
+                                                   f"{heartbeat:%Y-%m-%d %H:%M:%S} UTC"))
+                log.log(level, "game %s: its posts were sent by service %s (%s); this service (%s) sends them now",
+                        game_id, sender, silent, self.service.holder)
+            elif self._said.get(game_id) != sender:
+                self._said[game_id] = sender
+                log.info("game %s's posts are sent by service %s on host %s (pid %s); this service (%s) leaves them "
+                         "to it while it runs", game_id, sender, host, pid, self.service.holder)
+
+    async def _deliver(self, post: Post, held: set, lost: set[int]) -> bool:
         """One attempt at ``post``; True when this attempt marked it sent."""
-        store = self.service.store
+        store, sender = self.service.store, self.service.holder
         try:
             made = await self.publisher.publish(post)
         except UndeliverableError as exc:
             log.warning("post %s of game %s is parked until a moderator asks for it again: %s", post.id,
                         post.game_id, exc)
             async with store.transaction() as q:
-                await q.park_post(post.id, str(exc))
+                if not await q.park_post(post.id, str(exc), sender=sender):
+                    self._lost(post, lost)
             return False
         except WaitingForAccess as exc:
             held.add(_place(post))
@@ -247,8 +310,10 @@ class OutboxRelay:
                         post.game_id, post.attempts + 1, wait, exc)
             async with store.transaction() as q:
                 first = post.state != "waiting" and await q.waiting_post_count(post.game_id) == 0
-                await q.mark_failed(post.id, str(exc), self.service.now() + timedelta(seconds=wait), state="waiting")
-                if first:
+                if not await q.mark_failed(post.id, str(exc), self.service.now() + timedelta(seconds=wait),
+                                           state="waiting", sender=sender):
+                    self._lost(post, lost)
+                elif first:
                     await self._tell_moderators(q, post, str(exc))
             return False
         except PublishError as exc:
@@ -258,19 +323,34 @@ class OutboxRelay:
                      post.id, post.game_id, post.attempts + 1, wait, exc)
             async with store.transaction() as q:
                 # a waiting post stays waiting until it is delivered: its moderators were told already
-                await q.mark_failed(post.id, str(exc), self.service.now() + timedelta(seconds=wait),
-                                    state="waiting" if post.state == "waiting" else "pending")
+                if not await q.mark_failed(post.id, str(exc), self.service.now() + timedelta(seconds=wait),
+                                           state="waiting" if post.state == "waiting" else "pending", sender=sender):
+                    self._lost(post, lost)
             return False
         except Exception as exc:       # a fault in the bot: this post waits for a moderator, the rest go on
             log.error("post %s (%s) of game %s failed with an unexpected %s; it is parked", post.id, post.kind,
                       post.game_id, type(exc).__name__, exc_info=exc)
             async with store.transaction() as q:
-                await q.park_post(post.id, f"post {post.id}: the bot failed while posting it ({type(exc).__name__}, "
-                                           f"a fault in the bot: see its log); /mod redeliver tries it again")
+                if not await q.park_post(post.id, f"post {post.id}: the bot failed while posting it "
+                                                  f"({type(exc).__name__}, a fault in the bot: see its log); "
+                                                  f"/mod redeliver tries it again", sender=sender):
+                    self._lost(post, lost)
             return False
         fault_point("mid_publish", post.update_no)
         async with store.transaction() as q:
-            return await q.mark_sent(post.id, self.service.now(), made)
+            if await q.mark_sent(post.id, self.service.now(), made, sender=sender):
+                return True
+        self._lost(post, lost, published=True)
+        return False
+
+    def _lost(self, post: Post, lost: set[int], *, published: bool = False) -> None:
+        """The post's row did not take this attempt: it was sent already, or this service no longer
+        sends the game's posts (another took them over while this one was silent for a lease). The
+        game is left alone for the rest of the round."""
+        lost.add(post.game_id)
+        log.warning("post %s of game %s: this service (%s) no longer sends the game's posts, or the post was sent "
+                    "already; %s", post.id, post.game_id, self.service.holder,
+                    "it was published, and may have been delivered twice" if published else "nothing is changed")
 
     @staticmethod
     def _wait(post: Post, error: PublishError) -> float:
@@ -303,7 +383,7 @@ class OutboxRelay:
             except Exception:          # a bug or a locked database must not stop delivery for good
                 log.exception("the outbox relay failed; retrying")
             async with self.service.store.snapshot_read() as q:
-                retry_at = await q.next_retry_at(owned=self.service.shards)
+                retry_at = await q.next_retry_at(owned=self.service.shards, sender=self.service.holder)
             timeout = self.poll_seconds
             if retry_at is not None:
                 timeout = max(0.05, min(timeout, (retry_at - self.service.now()).total_seconds()))
