@@ -15,8 +15,9 @@ publisher) on one shared database and reads the outcome from the database at the
 
 Besides: a process killed in the middle of a burst of orders loses none it confirmed; the PostgreSQL
 server killed in the middle of an update; with shards, orders by direct message through shard 0
-while the game's owner alone resolves and posts, and a killed owner picked up by its restart; and,
-marked ``xfail``, what is not guarded yet (two processes running every shard post everything twice).
+while the game's owner alone resolves and posts, and a killed owner picked up by its restart; two
+processes running every shard (a second copy by mistake): one sends each game's posts, once each,
+and when it is killed the other takes them over after its lease, repeating only the post in flight.
 """
 
 from __future__ import annotations
@@ -282,7 +283,15 @@ def test_a_process_killed_mid_update_loses_nothing(store_url, tmp_path, processe
     if at_random:
         print(f"\n{store_url.split(':')[0]}: killed at random ({stage}); {pickup} went on: {picked['outcomes']}, "
               f"{picked['at'] - killed_at:.2f} s after the kill")
-    picker.ask(do="deliver")
+    # the killed process may have been sending the game's posts: they are the picker's once its
+    # lease has passed (bot/service/publishing.py), not before
+    delivered = picker.ask(do="deliver_until", game=game, limit=PICK_UP_LIMIT)
+    assert delivered["unsent"] == 0, delivered
+    if death == "mid_publish":
+        took = delivered["first_at"] - killed_at
+        print(f"\n{store_url.split(':')[0]}: killed mid-publish, its posts taken over by {pickup} {took:.2f} s "
+              f"after the kill (lease {picker.ready['lease']:.0f} s)")
+        assert picker.ready["lease"] - BEAT - 0.5 <= took <= picker.ready["lease"] + PICK_UP_SLACK, took
 
     facts = picker.ask(do="facts", game=game)
     check_resolved_once(facts, 2, orders)
@@ -407,17 +416,45 @@ def test_with_shards_a_killed_owner_is_picked_up_by_its_restart_only(store_url, 
     check_posts_delivered_once(tmp_path, facts)
 
 
-@pytest.mark.xfail(strict=True, reason="two processes that both run every shard (a second copy started by mistake, "
-                                       "or a deploy that starts the new process before stopping the old one) both "
-                                       "deliver every post: nothing in the outbox says which relay posts a game "
-                                       "(Discord refuses a message's nonce twice within minutes; a file publisher, "
-                                       "or the team threads a publisher makes, have no such guard)")
 def test_two_processes_running_every_shard_deliver_each_post_once(store_url, tmp_path, processes):
+    """Two live processes that both own a game (a second copy started by mistake, or a deploy that
+    starts the new process before stopping the old one): one sends its posts, the other stays idle."""
     game, orders = small_game(store_url, tmp_path, processes)
     a, b = processes(store_url, "A", tmp_path), processes(store_url, "B", tmp_path)
     assert a.ask(do="resolve", game=game, update=2)["outcomes"] == ["resolved"]
     start = at(1.0)
     for process in (a, b):
         process.send(do="deliver", at=start)
-    a.answer(), b.answer()
-    check_posts_delivered_once(tmp_path, b.ask(do="facts", game=game))
+    counts = sorted([a.answer()["delivered"], b.answer()["delivered"]])
+    facts = b.ask(do="facts", game=game)
+    print(f"\n{store_url.split(':')[0]}: two copies delivering at once: {counts[1]} of {len(facts['posts'])} posts "
+          f"from one, {counts[0]} from the other")
+    assert counts == [0, len(facts["posts"])], f"each process delivered {counts} of {len(facts['posts'])} posts"
+    check_resolved_once(facts, 2, orders)
+    check_posts_delivered_once(tmp_path, facts)
+    assert len({d["process"] for d in deliveries(tmp_path)}) == 1, "the game's posts came from one sender"
+
+
+def test_when_the_sender_of_two_copies_is_killed_the_other_takes_over_after_the_lease(store_url, tmp_path,
+                                                                                     processes):
+    game, orders = small_game(store_url, tmp_path, processes)
+    # A sends the game's posts (it delivered first); B, a second live copy, leaves them to it
+    a = processes(store_url, "A", tmp_path, fault=("mid_publish", 2))
+    assert a.ask(do="deliver")["delivered"] > 0
+    b = processes(store_url, "B", tmp_path)
+    # A resolves update 2 and dies publishing its first post (published, not marked sent)
+    a.send(do="resolve_and_deliver", game=game, update=2)
+    killed_at = a.died()
+    taken = b.ask(do="deliver_until", game=game, limit=PICK_UP_LIMIT)
+    assert taken["unsent"] == 0 and taken["delivered"] > 0, taken
+    lease, took = b.ready["lease"], taken["first_at"] - killed_at
+    print(f"\n{store_url.split(':')[0]}: the sender killed mid-publish, the other copy took its posts over "
+          f"{took:.2f} s after the kill (lease {lease:.0f} s, {taken['rounds']} rounds)")
+    # not before the dead sender's lease (a silent sender may only be slow), and promptly after
+    assert lease - BEAT - 0.5 <= took <= lease + PICK_UP_SLACK, f"taken over {took:.2f} s after the kill"
+
+    facts = b.ask(do="facts", game=game)
+    check_resolved_once(facts, 2, orders)
+    # nothing lost; only the post A was publishing when it died went out again, from B
+    repeats = check_posts_delivered_once(tmp_path, facts, repeats_allowed=1)
+    assert len(repeats) == 1 and repeats[0]["process"] == "B", repeats

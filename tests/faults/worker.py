@@ -18,6 +18,9 @@ It first prints ``{"ready": true, "pid": ..., "holder": ...}``. Commands (``"do"
   or another), at most ``limit`` seconds: what a process that picks up a dead one's game does (and
   its scheduler, which tries again when the database fails).
 - ``deliver``: the outbox relay delivers every due post through :class:`ExclusivePublisher`.
+- ``deliver_until``: ``deliver`` again and again until none of the game's posts is left unsent, at
+  most ``limit`` seconds: what the relay of a process does while another holds the game's posts
+  (it delivers once their sender has stopped, or died and its lease has passed).
 - ``resolve_and_deliver``: ``resolve`` once, then ``deliver`` (the process a test kills).
 - ``facts``: the game's row, orders, snapshots and posts, read through the store.
 
@@ -211,6 +214,23 @@ class Worker:
         while (count := await self.relay.deliver_due()):
             delivered += count
         return {"delivered": delivered, "seconds": time.perf_counter() - began}
+
+    async def deliver_until(self, game: int, limit: float = 60.0) -> dict:
+        began, delivered, rounds, first_at = time.perf_counter(), 0, 0, None
+        while True:
+            rounds += 1
+            tried_at = time.time()
+            count = await self.relay.deliver_due()
+            if count and first_at is None:
+                first_at = tried_at             # when the round that delivered first began
+            delivered += count
+            async with self.service.store.snapshot_read() as q:
+                unsent = [p for p in await q.posts(game) if p.sent_at is None]
+            if not unsent or time.perf_counter() - began > limit:
+                break
+            await asyncio.sleep(0.1)
+        return {"delivered": delivered, "rounds": rounds, "unsent": len(unsent), "first_at": first_at,
+                "seconds": time.perf_counter() - began}
 
     async def resolve_and_deliver(self, game: int, update: int) -> dict:
         resolved = await self.resolve(game, update)
