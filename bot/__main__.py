@@ -347,6 +347,22 @@ async def _serve(bot, token: str) -> None:
             logging.getLogger("bot").info("stopped while connecting to Discord (%s)", exc)
 
 
+async def _open_then_serve(config, shards, token: str) -> None:
+    """Open the store first, so a database that cannot be used stops the command before it connects
+    to Discord (and says so), then serve; the store is closed after the bot's own close."""
+    import logging
+
+    from bot.client import make_bot
+    from bot.store import Store
+
+    store = await Store.open(config.store_url)
+    try:
+        await _serve(make_bot(config, shards=shards, store=store), token)
+    finally:
+        await store.close()
+        logging.getLogger("bot").info("closed the store")
+
+
 def _run(args: argparse.Namespace) -> int:
     from bot.config import ConfigError, load_config, token_from_environment
     from bot.shards import ShardError, parse_shards
@@ -367,12 +383,11 @@ def _run(args: argparse.Namespace) -> int:
     import aiohttp
     import discord
 
-    from bot.client import make_bot
     from bot.store import StoreError
 
     discord.utils.setup_logging()
     try:
-        asyncio.run(_serve(make_bot(config, shards=shards), token))
+        asyncio.run(_open_then_serve(config, shards, token))
     except discord.LoginFailure:
         raise CommandError("Discord refused the token in DISCORD_TOKEN: copy it again from the Developer "
                            "Portal (your application > Bot > Reset Token)") from None

@@ -50,3 +50,15 @@ def test_an_empty_token_counts_as_missing(tmp_path):
     (tmp_path / "config.toml").write_text('[store]\npath = "game.sqlite3"\n')
     done = run(tmp_path, token="   ")
     assert done.returncode == 2 and "DISCORD_TOKEN" in done.stderr
+
+
+def test_a_database_that_cannot_be_reached_exits_2_before_connecting_to_discord(tmp_path):
+    """The store is opened first: a wrong [store] url is named (without its password) before the
+    bot tries Discord, whose api_base here would be refused if it were tried."""
+    (tmp_path / "c.toml").write_text('[discord]\napi_base = "http://127.0.0.1:9/api/v10"\n'
+                                     '[store]\nurl = "postgresql://bot:hunter2@127.0.0.1:9/skirmish"\n')
+    done = run(tmp_path, "--config", "c.toml", token="secret-token")
+    assert done.returncode == 2
+    assert "store.url" in done.stderr and "postgresql://bot:***@127.0.0.1:9/skirmish" in done.stderr
+    assert "Discord" not in done.stderr.splitlines()[-1]
+    assert "hunter2" not in done.stderr + done.stdout and "Traceback" not in done.stderr
