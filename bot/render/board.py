@@ -49,7 +49,7 @@ from .palette import NEUTRAL_RGB, PALETTES, colour_names, contrast_edge, player_
 from .png import fast_png
 from .sprites import bold_font, draw_piece, font, legend_entries
 
-__all__ = ["render_board", "Rendered", "BoardLayout", "Label", "Inset", "Focus", "focus_region", "additions_of",
+__all__ = ["render_board", "paint_board", "Painted", "Rendered", "BoardLayout", "Label", "Inset", "Focus", "focus_region", "additions_of",
            "default_viewports", "is_viewport_name", "MAX_SIDE", "MAX_BYTES", "MIN_SCALE", "MAX_SCALE", "VIEWPORT_SIDE",
            "INSET_FROM", "MAX_INSETS", "viewport_name"]
 
@@ -263,12 +263,34 @@ def viewport_name(column: int, row: int) -> str:
 
 
 # ----------------------------------------------------------------------------- the entry point
+@dataclass(frozen=True)
+class Painted:
+    """A board drawn, before its PNG is written (:meth:`encode`): a caller with other work to do
+    meanwhile writes it on another thread (zlib and Pillow's copies run without the interpreter lock)."""
+
+    image: Image.Image
+    layout: BoardLayout
+
+    def encode(self) -> Rendered:
+        return Rendered(_encode(self.image), self.layout, self.image.width, self.image.height)
+
+
 def render_board(ruleset: Ruleset, state: GameState, *, region: Region | None = None,
                  center: Square | None = None, radius: int | None = None, palette: str = "default",
                  last_moves: Iterable[tuple[Square | None, Square, bool]] | None = None,
                  highlight: Iterable[Square] | None = None, focus: "Focus | str | None" = None,
                  additions: BoardAdditions | None = None) -> Rendered:
-    """Render ``state`` as a PNG.
+    """``paint_board(...).encode()``: the board as a PNG (see :func:`paint_board`)."""
+    return paint_board(ruleset, state, region=region, center=center, radius=radius, palette=palette,
+                       last_moves=last_moves, highlight=highlight, focus=focus, additions=additions).encode()
+
+
+def paint_board(ruleset: Ruleset, state: GameState, *, region: Region | None = None,
+                center: Square | None = None, radius: int | None = None, palette: str = "default",
+                last_moves: Iterable[tuple[Square | None, Square, bool]] | None = None,
+                highlight: Iterable[Square] | None = None, focus: "Focus | str | None" = None,
+                additions: BoardAdditions | None = None) -> Painted:
+    """Draw ``state`` (:meth:`Painted.encode` makes the PNG).
 
     The region shown is ``region`` (x0, y0, x1, y1, inclusive, in either order), else the square
     of side ``2 * radius + 1`` around ``center`` (radius 8 if not given), else the region framing
@@ -309,8 +331,7 @@ def render_board(ruleset: Ruleset, state: GameState, *, region: Region | None = 
         image, layout = painter.paint()
     if image is None:
         image, layout = _OverviewPainter(ruleset, state, chosen, bounds, colours, additions, caption, within).paint()
-    png = _encode(image)
-    return Rendered(png, layout, image.width, image.height)
+    return Painted(image, layout)
 
 
 def _encode(image: Image.Image) -> bytes:
