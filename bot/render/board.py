@@ -1411,12 +1411,15 @@ def _spans(values: list[int], lo: int, hi: int, side: int, gap: int) -> list[tup
     return spans
 
 
-def _viewport_grid(pieces: Iterable[Piece], region: Region) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+def _viewport_grid(pieces: Iterable[Piece], region: Region, xs: list[int] | None = None,
+                   ys: list[int] | None = None) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """The overview's grid over ``region``: the x spans of its columns and the y spans of its rows
-    (upward), around the occupied stretches, empty ones between them squeezed out."""
+    (upward), around the occupied stretches, empty ones between them squeezed out (``xs``, ``ys``:
+    the pieces' distinct x and y, sorted, if known already)."""
     x0, y0, x1, y1 = region
-    xs = sorted({p.square[0] for p in pieces})
-    ys = sorted({p.square[1] for p in pieces})
+    if xs is None or ys is None:
+        xs = sorted({p.square[0] for p in pieces})
+        ys = sorted({p.square[1] for p in pieces})
     side = VIEWPORT_SIDE
     while True:
         gap = max(6, side // 6)
@@ -1437,19 +1440,28 @@ class _InRegion:
         self._grid: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None = None
         self._columns: dict[int, int] | None = None
         self._rows: dict[int, int] | None = None
+        self._values: tuple[list[int], list[int]] | None = None
+
+    @property
+    def values(self) -> tuple[list[int], list[int]]:
+        """The pieces' distinct x and distinct y, sorted."""
+        if self._values is None:
+            squares = [p.square for p in self.pieces]
+            self._values = sorted({x for x, _ in squares}), sorted({y for _, y in squares})
+        return self._values
 
     @property
     def column_of(self) -> dict[int, int]:
         """The x of each piece in a column of the grid -> that column's index."""
         if self._columns is None:
-            self._columns = self.cells_of(self.grid[0], {p.square[0] for p in self.pieces})
+            self._columns = self.cells_of(self.grid[0], self.values[0])
         return self._columns
 
     @property
     def row_of(self) -> dict[int, int]:
         """The y of each piece in a row of the grid -> that row's index."""
         if self._rows is None:
-            self._rows = self.cells_of(self.grid[1], {p.square[1] for p in self.pieces})
+            self._rows = self.cells_of(self.grid[1], self.values[1])
         return self._rows
 
     @property
@@ -1463,7 +1475,7 @@ class _InRegion:
     def grid(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
         """The x spans of the overview's columns and the y spans of its rows (:func:`_viewport_grid`)."""
         if self._grid is None:
-            self._grid = _viewport_grid(self.pieces, self.region)
+            self._grid = _viewport_grid(self.pieces, self.region, *self.values)
         return self._grid
 
     @staticmethod
