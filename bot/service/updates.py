@@ -133,9 +133,9 @@ def prepare_update(ruleset, state: GameState, new_state: GameState, report: Repo
         variant = variant_for(ruleset)
         health = pool.health_board(variant.standings_panel(new_state), new_state, game_title=variant.title,
                                    palette=palette)
-    painted = paint_board(ruleset, new_state, palette=palette)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="board-png") as writer:
-        png = writer.submit(painted.encode)
+        # only the writer keeps the picture: it is freed once its PNG is written (4096 x 4096: 64 MiB)
+        png = writer.submit(paint_board(ruleset, new_state, palette=palette).encode)
         state_json, report_json = serialize.dumps(new_state), json.dumps(report.to_json(), sort_keys=True)
         board = png
         if drawn_whole(ruleset, new_state):      # territory: its own picture, with the turn's action drawn
