@@ -27,20 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.service import MemoryPublisher, OutboxRelay, Service, utc_now  # noqa: E402
 from bot.store import Store  # noqa: E402
-
-
-async def seed(store: Store, games: int) -> list[int]:
-    """``games`` running games (rows only), each with one post waiting."""
-    now = utc_now()
-    ids = []
-    async with store.transaction() as q:
-        for index in range(games):
-            game_id = await q.insert_game(name=f"game {index}", ruleset="neisg", guild_id=1, channel_id=10_000 + index,
-                                          seed="1", settings={}, schedule={"kind": "manual"}, created_at=now,
-                                          created_by=1)
-            await q.update_game(game_id, status="running", update_no=1)
-            ids.append(game_id)
-    return ids
+from heartbeat import seed  # noqa: E402  (running games, rows only)
 
 
 async def add_posts(store: Store, ids: list[int]) -> None:
