@@ -95,6 +95,20 @@ def _binaries() -> Path:
     return POSTGRES_BIN_PATH
 
 
+#: the file in a server's folder naming the pytest process that started it
+OWNER_FILE = "owner.pid"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class PostgresServer:
     """One PostgreSQL cluster in a temporary folder, on 127.0.0.1:``port``."""
 
@@ -109,6 +123,8 @@ class PostgresServer:
         self._names = itertools.count(1)
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             self._prepare_system_user()
+        self._stop_orphans()
+        (self.folder / OWNER_FILE).write_text(str(os.getpid()))
         self._run("initdb", "-D", str(self.data), "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8",
                   "--no-sync", "-U", "postgres")
         for attempt in range(3):           # a free port can be taken between the probe and the start
@@ -153,6 +169,22 @@ class PostgresServer:
         if self.data.exists() and self.running():
             self.kill()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _stop_orphans(self) -> None:
+        """Stop the servers of earlier test runs that were killed outright (their pytest is gone, so
+        nobody else will), and remove their folders; a live run's server is left alone."""
+        for folder in Path(tempfile.gettempdir()).glob("skirmish-postgres-*"):
+            try:
+                owner = int((folder / OWNER_FILE).read_text())
+            except (OSError, ValueError):
+                continue                   # not one of ours, or still being made
+            if _alive(owner):
+                continue
+            if (folder / "data" / "postmaster.pid").exists():
+                subprocess.run([str(self.bin / "pg_ctl"), "-D", str(folder / "data"), "-m", "immediate", "-w",
+                                "stop"], user=self.user, cwd=folder, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+            shutil.rmtree(folder, ignore_errors=True)
 
     # --------------------------------------------------------------- databases
     def create_database(self) -> str:

@@ -55,3 +55,31 @@ async def test_a_restarted_server_keeps_what_was_committed(postgres_url, postgre
         assert await connection.fetchval("SELECT n FROM kept") == 7
     finally:
         await connection.close()
+
+
+ORPHAN = """
+import os, signal, sys
+sys.path.insert(0, sys.argv[1])
+from postgres import PostgresServer
+
+server = PostgresServer()
+print(server.folder, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)          # a test run killed outright: nobody stops its server
+"""
+
+
+def test_a_killed_runs_server_is_stopped_and_removed_by_the_next_run(postgres_server):
+    from pathlib import Path
+
+    from postgres import PostgresServer
+
+    tests = str(Path(__file__).resolve().parents[1])
+    child = subprocess.run([sys.executable, "-c", ORPHAN, tests], capture_output=True, text=True, timeout=120)
+    folder = Path(child.stdout.strip())
+    assert (folder / "data" / "postmaster.pid").exists()        # its server outlived it
+    successor = PostgresServer()
+    try:
+        assert not folder.exists()
+    finally:
+        successor.close()
+    assert postgres_server.running()                            # a live run's server is left alone
