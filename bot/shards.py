@@ -8,7 +8,7 @@ its servers only; direct messages arrive on shard 0 alone. A process started wit
 that process schedules, locks, resolves and posts it (docs/sharding.md).
 
 :class:`Shards` is a plain value (no Discord import): the store filters its queries with it
-(:meth:`Shards.sql`), the service and the scheduler ask :meth:`Shards.owns`. ``Shards.whole()``,
+(the same rule in SQL, bot/store/queries.py), the service and the scheduler ask :meth:`Shards.owns`. ``Shards.whole()``,
 one shard of one, owns every game: a process started without ``--shards``.
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 __all__ = ["Shards", "ShardError", "shard_of", "parse_shards"]
 
 #: the snowflake bits below the timestamp: Discord's shard rule shifts them away
-_SNOWFLAKE_LOW_BITS = 22
+SNOWFLAKE_LOW_BITS = 22
 
 
 class ShardError(ValueError):
@@ -28,7 +28,7 @@ class ShardError(ValueError):
 
 def shard_of(guild_id: int, shard_count: int) -> int:
     """The shard that receives the events of the server ``guild_id`` (Discord's rule)."""
-    return (guild_id >> _SNOWFLAKE_LOW_BITS) % shard_count
+    return (guild_id >> SNOWFLAKE_LOW_BITS) % shard_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,15 +79,6 @@ class Shards:
     def owns(self, guild_id: int) -> bool:
         """Whether the server ``guild_id``, and so every game in it, belongs to these shards."""
         return self.everything or self.shard_of(guild_id) in self.ids
-
-    def sql(self, column: str = "guild_id") -> tuple[str, list[int]]:
-        """A condition on ``column`` (a server id) that holds for the servers these shards own, and
-        its parameters (``?`` placeholders; the same text runs on SQLite and PostgreSQL). An empty
-        condition, ``""``, when they own everything."""
-        if self.everything:
-            return "", []
-        marks = ", ".join("?" * len(self.ids))
-        return f"({column} >> {_SNOWFLAKE_LOW_BITS}) % ? IN ({marks})", [self.count, *self.ids]
 
     def text(self) -> str:
         """``shards 0-3 of 8``, ``shard 3 of 8``, ``shards 1, 5 of 8``, or ``all servers``."""

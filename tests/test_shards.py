@@ -9,6 +9,7 @@ import discord
 import pytest
 
 from bot.shards import Shards, ShardError, parse_shards, shard_of
+from bot.store.queries import _owned
 
 #: ids of real public servers, with their snowflake's milliseconds since 2015 (``id >> 22``) and
 #: their shard of 8 (those milliseconds modulo 8)
@@ -45,8 +46,8 @@ def test_direct_messages_reach_the_process_with_shard_zero_only():
 def test_one_process_without_shards_owns_every_game():
     whole = Shards.whole()
     assert whole.everything and all(whole.owns(guild_id) for guild_id in [1, 2**62, *REAL_GUILDS])
-    assert whole.sql() == ("", [])          # nothing to filter: the queries stay as they were
-    assert Shards.span(0, 7, 8).everything and Shards.span(0, 7, 8).sql() == ("", [])
+    assert _owned(whole) == ("", [])          # nothing to filter: the queries stay as they were
+    assert Shards.span(0, 7, 8).everything and _owned(Shards.span(0, 7, 8)) == ("", [])
 
 
 @pytest.mark.parametrize("shards, count, ids", [
@@ -96,7 +97,7 @@ def test_the_sql_condition_picks_the_same_servers_as_the_rule():
     connection.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, guild_id INTEGER NOT NULL)")
     connection.executemany("INSERT INTO games (guild_id) VALUES (?)", [(g,) for g in guilds])
     for shards in (Shards.span(0, 1, 4), Shards((2,), 4), Shards.span(3, 6, 7)):
-        condition, values = shards.sql()
+        condition, values = _owned(shards)
         picked = {row[0] for row in connection.execute(f"SELECT guild_id FROM games WHERE {condition}", values)}
         assert picked == {g for g in guilds if shards.owns(g)}
         assert picked and picked != set(guilds)

@@ -96,18 +96,27 @@ def _tokens(sql: str, name: str) -> list[_Token]:
     return found
 
 
-def _statements(tokens: list[_Token]) -> list[list[_Token]]:
-    statements, current = [], []
+def _split(tokens: list[_Token], separator: str) -> list[list[_Token]]:
+    """The parts of ``tokens`` between the ``separator``s outside parentheses (a separator inside
+    nested parentheses stays in its part; nothing after the last separator makes no part)."""
+    parts, current, depth = [], [], 0
     for token in tokens:
-        if token.text == ";":
-            if current:
-                statements.append(current)
+        if token.text == "(":
+            depth += 1
+        elif token.text == ")":
+            depth -= 1
+        if token.text == separator and depth == 0:
+            parts.append(current)
             current = []
         else:
             current.append(token)
     if current:
-        statements.append(current)
-    return statements
+        parts.append(current)
+    return parts
+
+
+def _statements(tokens: list[_Token]) -> list[list[_Token]]:
+    return [statement for statement in _split(tokens, ";") if statement]
 
 
 def to_postgres(sql: str, name: str) -> list[str]:
@@ -163,20 +172,7 @@ def _translate(statement: list[_Token], name: str) -> list[str]:
 
 def _split_items(tokens: list[_Token]) -> list[list[_Token]]:
     """The comma-separated items of a parenthesised list's inside (commas in nested parentheses kept)."""
-    items, current, depth = [], [], 0
-    for token in tokens:
-        if token.text == "(":
-            depth += 1
-        elif token.text == ")":
-            depth -= 1
-        if token.text == "," and depth == 0:
-            items.append(current)
-            current = []
-        else:
-            current.append(token)
-    if current:
-        items.append(current)
-    return items
+    return _split(tokens, ",")
 
 
 def _closing(statement: list[_Token], opening: int, name: str) -> int:

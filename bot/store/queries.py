@@ -17,6 +17,8 @@ import json
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Iterable
 
+from bot.shards import SNOWFLAKE_LOW_BITS
+
 from .portable import fold_case
 from .records import (AuditEntry, Game, OrderRow, PlayerRow, Post, ServiceRow, Snapshot, from_millis, to_millis,
                       to_text, to_time)
@@ -50,8 +52,13 @@ def _chunks(values: list) -> Iterable[list]:
 
 
 def _owned(owned: Shards | None) -> tuple[str, list[int]]:
-    """The SQL condition on ``guild_id`` for the servers ``owned`` holds ("" for every server)."""
-    return ("", []) if owned is None else owned.sql("guild_id")
+    """The SQL condition on ``guild_id`` for the servers ``owned`` holds, Discord's rule of
+    bot/shards.py in SQL (the same text on SQLite and PostgreSQL), and its parameters; ``""`` for
+    every server."""
+    if owned is None or owned.everything:
+        return "", []
+    marks = ", ".join("?" * len(owned.ids))
+    return f"(guild_id >> {SNOWFLAKE_LOW_BITS}) % ? IN ({marks})", [owned.count, *owned.ids]
 
 
 def _holder_dead(column: str) -> str:

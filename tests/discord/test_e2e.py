@@ -65,6 +65,23 @@ async def until(condition, timeout: float, what: str, log: Path | None = None, i
         await asyncio.sleep(interval)
 
 
+async def start_bot(tmp_path: Path, fake: FakeDiscord, *arguments: str):
+    """``python -m bot run`` against ``fake`` on a SQLite file in ``tmp_path``, its output in
+    ``bot.log``: ``(process, log path, database path)``."""
+    db_path = tmp_path / "skirmish.sqlite3"
+    config = tmp_path / "config.toml"
+    config.write_text(f'[discord]\napi_base = "{fake.api_base}"\ngateway_url = "{fake.gateway_url}"\n\n'
+                      f'[store]\npath = "{db_path.as_posix()}"\n', encoding="utf-8")
+    log = tmp_path / "bot.log"
+    env = dict(os.environ, DISCORD_TOKEN="fake-token", PYTHONUNBUFFERED="1")
+    with open(log, "wb") as log_file:
+        bot = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "run", "--config", str(config),
+                                                   *arguments, cwd=ROOT, env=env, stdout=log_file,
+                                                   stderr=asyncio.subprocess.STDOUT)
+    BOT[:] = [bot]
+    return bot, log, db_path
+
+
 async def stop_cleanly(bot, number: int, log: Path, db_path: Path) -> None:
     """Stop the bot with signal ``number`` as systemd or Ctrl-C would: it exits by itself with status
     0, its service's row gone (its claims are free at once) and its store closed."""
@@ -128,16 +145,7 @@ async def test_a_whole_session_over_the_network(tmp_path):
     closed = fake.fail("POST", f"^/channels/{cleo_dm}/messages$", 403,
                        {"message": "Cannot send messages to this user", "code": 50007}, count=None)
 
-    db_path = tmp_path / "skirmish.sqlite3"
-    config = tmp_path / "config.toml"
-    config.write_text(f'[discord]\napi_base = "{fake.api_base}"\ngateway_url = "{fake.gateway_url}"\n\n'
-                      f'[store]\npath = "{db_path.as_posix()}"\n', encoding="utf-8")
-    log = tmp_path / "bot.log"
-    env = dict(os.environ, DISCORD_TOKEN="fake-token", PYTHONUNBUFFERED="1")
-    with open(log, "wb") as log_file:
-        bot = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "run", "--config", str(config),
-                                                   cwd=ROOT, env=env, stdout=log_file, stderr=asyncio.subprocess.STDOUT)
-    BOT[:] = [bot]
+    bot, log, db_path = await start_bot(tmp_path, fake)
     try:
         await until(lambda: fake.synced.is_set() and fake.ready.is_set(), 30, "login, command sync and READY", log)
         assert {"join", "move", "game", "mod"} <= set(fake.commands)

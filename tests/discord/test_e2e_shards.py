@@ -6,15 +6,13 @@ service's row gone and its store closed (test_e2e.py stops its bot with SIGTERM 
 
 from __future__ import annotations
 
-import asyncio
-import os
 import signal
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fake_discord import FakeDiscord  # noqa: E402  (tests/discord is not a package)
-from test_e2e import BOT, ROOT, make_sure_stopped, stop_cleanly, until  # noqa: E402
+from test_e2e import make_sure_stopped, start_bot, stop_cleanly, until  # noqa: E402
 
 ALICE = 940_000_000_000_000_011
 
@@ -23,17 +21,7 @@ async def test_a_sharded_process_over_the_network(tmp_path):
     fake = FakeDiscord()
     fake.add_member(ALICE, "alice")
     await fake.start()
-    db_path = tmp_path / "skirmish.sqlite3"
-    config = tmp_path / "config.toml"
-    config.write_text(f'[discord]\napi_base = "{fake.api_base}"\ngateway_url = "{fake.gateway_url}"\n\n'
-                      f'[store]\npath = "{db_path.as_posix()}"\n', encoding="utf-8")
-    log = tmp_path / "bot.log"
-    env = dict(os.environ, DISCORD_TOKEN="fake-token", PYTHONUNBUFFERED="1")
-    with open(log, "wb") as log_file:
-        bot = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run", "--config", str(config), "--shards", "0-0", "--shard-count", "1",
-            cwd=ROOT, env=env, stdout=log_file, stderr=asyncio.subprocess.STDOUT)
-    BOT[:] = [bot]
+    bot, log, db_path = await start_bot(tmp_path, fake, "--shards", "0-0", "--shard-count", "1")
     try:
         await until(lambda: fake.synced.is_set() and fake.ready.is_set(), 30, "login, command sync and READY", log)
         assert {"join", "move", "game", "mod"} <= set(fake.commands)
