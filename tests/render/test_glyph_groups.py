@@ -1,0 +1,111 @@
+"""Issue 25: glyphs blended one by one, and groups of overlapping glyphs kept, give the pixels of one
+coverage for the whole text (bot/render/glyphs.py).
+
+The plain path, written out here as glyphs.py drew before: every glyph of the text combined into
+one coverage, then the ink blended through it once. Glyphs whose boxes overlap nothing are blended
+straight from their bitmaps and overlapping ones from a kept group; whatever was drawn before (the
+same pairs at other offsets, other faces, a full store of groups let go) the picture is the one the
+plain path and ``ImageDraw.text`` give.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PIL import Image, ImageDraw
+
+from bot.render import glyphs
+from bot.render.glyphs import LIGATURES, SIMPLE, draw_text
+from bot.render.sprites import bold_font, font
+
+BACKGROUND = (238, 234, 226)
+INK = (180, 20, 30)
+CHARS = sorted(SIMPLE)
+
+
+def plain(face, text: str, xy=(6, 8)) -> bytes:
+    """``text`` drawn the plain way: one coverage of every glyph, blended once."""
+    state = glyphs._face(face)
+    state.learn(text)
+    placed, pen, previous = [], 0, None
+    for char in text:
+        if previous is not None:
+            pen += state.steps[previous + char]
+        mask, x, y, width, height, _, _ = state.glyphs[char]
+        if mask is not None:
+            placed.append((mask, ((pen + 32) >> 6) + x, y, width, height))
+        previous = char
+    image = Image.new("RGB", (int(face.getlength(text)) + 40, face.size * 3), BACKGROUND)
+    if placed:
+        left, top = min(p[1] for p in placed), min(p[2] for p in placed)
+        out = Image.new("L", (max(p[1] + p[3] for p in placed) - left, max(p[2] + p[4] for p in placed) - top), 0)
+        for mask, x, y, width, height in placed:
+            out.im.paste(255, (x - left, y - top, x - left + width, y - top + height), mask)
+        ImageDraw.Draw(image).bitmap((xy[0] + left, xy[1] + top), out, fill=INK)
+    return image.tobytes()
+
+
+def drawn(face, text: str, xy=(6, 8), by=draw_text) -> bytes:
+    image = Image.new("RGB", (int(face.getlength(text)) + 40, face.size * 3), BACKGROUND)
+    if by is draw_text:
+        draw_text(ImageDraw.Draw(image), xy, text, face, INK)
+    else:
+        ImageDraw.Draw(image).text(xy, text, font=face, fill=INK)
+    return image.tobytes()
+
+
+def texts(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        text = "".join(rng.choice(CHARS) for _ in range(rng.randint(1, 40)))
+        if not any(pair in text for pair in LIGATURES):
+            out.append(text)
+    return out
+
+
+@pytest.mark.parametrize("make, size", [(font, 9), (font, 20), (bold_font, 13), (bold_font, 20)])
+def test_random_texts_match_the_plain_path_and_pillow(make, size):
+    face = make(size)
+    for text in texts(size, 80):
+        assert drawn(face, text) == plain(face, text), text
+    for text in texts(size + 1, 10):
+        assert drawn(face, text) == drawn(face, text, by=None), text
+
+
+def test_kept_groups_give_the_same_pixels_at_other_offsets_faces_and_after_being_let_go(monkeypatch):
+    """The same overlapping pairs (``er``, ``--``, ``Te``) met again at other pen positions, in
+    another face, and after the store of groups was emptied: the plain path's pixels each time."""
+    monkeypatch.setattr(glyphs, "MAX_GROUPS", 5)
+    words = ["Player", "---", "Ter", "er--Te", " Teller", "x--xTe", "Player0001 --- Health"]
+    for face in (font(20), bold_font(20), font(13)):
+        for prefix in ("", "i", "ii", "W", "1.5 "):         # other offsets of the same pairs
+            for word in words:
+                text = prefix + word
+                assert drawn(face, text) == plain(face, text), (face.size, text)
+                assert drawn(face, text) == plain(face, text), (face.size, text)     # the group kept
+    assert 0 < len(glyphs._face(font(13)).groups) <= 5
+
+
+def test_a_glyph_reaching_back_over_an_earlier_one_is_drawn_as_the_plain_path_draws_it(monkeypatch):
+    """No glyph of DejaVu Sans reaches back over the glyph before the one before it; one made to
+    (a bearing far to the left) has the whole text combined first, as the plain path does."""
+    face = font(20)
+    state = glyphs._face(face)
+    state.learn("abc|")
+    real = dict(state.glyphs)
+    mask, x, y, width, height, advance, char = real["|"]
+    monkeypatch.setitem(state.glyphs, "|", (mask, x - 25, y, width, height, advance, char))
+    for text in ("abc|", "ab|c", "a|", "|abc", "abc abc|"):
+        assert drawn(face, text) == plain(face, text), text
+
+
+@pytest.mark.parametrize("fill", [(180, 20, 30), "#b4141e", "red"])
+def test_a_colour_named_or_as_a_tuple_is_the_ink_pillow_uses(fill):
+    face = font(17)
+    theirs = Image.new("RGBA", (200, 50), BACKGROUND + (255,))
+    ours = theirs.copy()
+    ImageDraw.Draw(theirs).text((4, 5), "Health: 49 --- Teller", font=face, fill=fill)
+    draw_text(ImageDraw.Draw(ours), (4, 5), "Health: 49 --- Teller", face, fill)
+    assert ours.tobytes() == theirs.tobytes()
