@@ -19,8 +19,8 @@ through the whole text's coverage, without making that coverage. Glyphs whose bo
 ``--``, a kerned ``Te``) are combined first, as Pillow combines them, and that small coverage is
 kept per font by the characters and their offsets, since the same pairs meet again and again. A
 glyph reaching back over an earlier group of glyphs (never seen in DejaVu Sans) has the whole text
-combined first, as Pillow does. The health board's 2,000 texts of 1,000 rows: 30-33 ms instead of
-38-42 ms when the whole coverage of each text was made.
+combined first, as Pillow does. The health board's 2,000 texts of 1,000 rows: 28-30 ms instead of
+37-41 ms when the whole coverage of each text was made.
 
 Only texts whose shaping is that simple are drawn so: characters of :data:`SIMPLE` (printable
 ASCII, Latin-1 but the soft hyphen, a few punctuation marks: no combining marks, nothing right to

@@ -185,7 +185,7 @@ def _stamp(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, size: int,
     laid out once."""
     if text:
         mask, left, top = _text_mask(text, size, bold)
-        draw.bitmap((xy[0] + left, xy[1] + top), mask, fill=fill)
+        draw.draw.draw_bitmap((xy[0] + left, xy[1] + top), mask.im, draw.draw.draw_ink(fill))
 
 
 def _heart_polygon(box: Box, steps: int = 48) -> list[tuple[float, float]]:
@@ -270,7 +270,8 @@ def _draw_symbol(image: Image.Image, symbol: str, box: Box) -> None:
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     small = _symbol_image(symbol, w, h)
-    image.paste(small, (x0 - (w // 4 + 1), y0 - (h // 4 + 1)), small)
+    x, y = x0 - (w // 4 + 1), y0 - (h // 4 + 1)
+    image.im.paste(small.im, (x, y, x + small.width, y + small.height), small.im)   # Image.paste's own call
 
 
 def _split_symbol(text: str) -> tuple[str, str | None, str]:
@@ -281,7 +282,24 @@ def _split_symbol(text: str) -> tuple[str, str | None, str]:
     return text, None, ""
 
 
-def _draw_swatch(draw: ImageDraw.ImageDraw, box: Box, tones: tuple[RGB, ...]) -> None:
+def _draw_swatch(image: Image.Image, box: Box, tones: tuple[RGB, ...]) -> None:
+    """The swatch of ``tones`` over ``box`` (its edges included): pasted, drawn once per colour and size."""
+    x0, y0, x1, y1 = box
+    swatch = _swatch(tones, x1 - x0, y1 - y0)
+    image.im.paste(swatch.im, (x0, y0, x1 + 1, y1 + 1))
+
+
+@lru_cache(maxsize=1024)
+def _swatch(tones: tuple[RGB, ...], width: int, height: int) -> Image.Image:
+    """A swatch drawn over (0, 0, ``width``, ``height``): its tones cover the whole box and its edge
+    is drawn over them, so the picture is the same wherever it is pasted (a board of 1,000 rows has
+    about a hundred colours; never changed once made)."""
+    image = Image.new("RGB", (width + 1, height + 1))
+    _paint_swatch(ImageDraw.Draw(image), (0, 0, width, height), tones)
+    return image
+
+
+def _paint_swatch(draw: ImageDraw.ImageDraw, box: Box, tones: tuple[RGB, ...]) -> None:
     x0, y0, x1, y1 = box
     n = len(tones)
     for i, tone in enumerate(tones):
@@ -525,6 +543,18 @@ def _draw_with_symbol(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, 
     return x
 
 
+class _Inks(dict):
+    """RGB -> the picture's ink for it, worked out once (ImageDraw converts the colour on every call)."""
+
+    def __init__(self, draw: ImageDraw.ImageDraw) -> None:
+        super().__init__()
+        self._ink = draw.draw.draw_ink
+
+    def __missing__(self, rgb: RGB) -> int:
+        found = self[rgb] = self._ink(rgb)
+        return found
+
+
 def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict, subtitle: str, palette: str,
           caller: str | None) -> Rendered:
     s = p["scale"]
@@ -556,6 +586,18 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
 
     head_size = max(8, round(15 * s))
     top = p["header_h"]
+    rectangle = draw.draw.draw_rectangle
+    ink = _Inks(draw)
+    amounts: dict[Fraction, str] = {}
+
+    def amount(value: Fraction) -> str:
+        """format_amount, once per value (balances and counts repeat from row to row)."""
+        found = amounts.get(value)
+        if found is None:
+            found = amounts[value] = format_amount(value)
+        return found
+
+    bar_rgb = BAR_RGB.get(currency, BAR_RGB["points"])
     best = max([row.balance for row in table] + [Fraction(1)])
     winners = set(panel.winners)
     rows: list[HealthRow] = []
@@ -580,7 +622,7 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
                 gone = panel.out[-2 - index]
                 sw = p["swatch"]
                 swatch_box = (left + pad, round(cy - sw / 2), left + pad + sw, round(cy - sw / 2) + sw)
-                _draw_swatch(draw, swatch_box, colours.of(gone.name))
+                _draw_swatch(image, swatch_box, colours.of(gone.name))
                 ty = round(cy - ts * 0.62)
                 draw_text(draw, (x_text, ty), OUT_MARK, _font(ts, True), NO_KING_RGB)
                 mark_w = _width(OUT_MARK + " ", ts, True)
@@ -595,14 +637,14 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
             row = table[index]
             line, regen, alarm = panel.rows[index].line, panel.rows[index].note, panel.rows[index].alarm
             if row.name in winners:
-                draw.rectangle(box, fill=WINNER_BG)
+                rectangle(box, ink[WINNER_BG], 1)
             elif index % 2 == 0:
-                draw.rectangle(box, fill=ROW_SHADE)
+                rectangle(box, ink[ROW_SHADE], 1)
             if caller is not None and row.name == caller:
-                draw.rectangle(box, outline=CALLER_RGB, width=max(2, round(3 * s)))
+                rectangle(box, ink[CALLER_RGB], 0, max(2, round(3 * s)))
             sw = p["swatch"]
             swatch_box = (left + pad, round(cy - sw / 2), left + pad + sw, round(cy - sw / 2) + sw)
-            _draw_swatch(draw, swatch_box, colours.of(row.name))
+            _draw_swatch(image, swatch_box, colours.of(row.name))
 
             # the line: "rank. name" bold, the rest regular, the symbol drawn, "No King" in red
             before, symbol, after = _split_symbol(line)
@@ -632,22 +674,25 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
 
             bar_h = max(6, round(p["row_h"] * 0.38))
             bar_box = (x_bar, round(cy - bar_h / 2), x_bar + p["bar_w"], round(cy - bar_h / 2) + bar_h)
-            fraction = float(max(Fraction(0), row.balance) / best) if best > 0 else 0.0
-            fraction = min(1.0, fraction)
-            draw.rectangle(bar_box, fill=BAR_TRACK, outline=BAR_EDGE)
+            fraction = min(1.0, float(row.balance / best)) if row.balance > 0 else 0.0    # best: 1 or more
+            # ImageDraw.rectangle's own calls (a fill, then an edge of another colour), the inks made once
+            rectangle(bar_box, ink[BAR_TRACK], 1)
+            rectangle(bar_box, ink[BAR_EDGE], 0, 1)
             if fraction > 0:
                 filled = bar_box[0] + max(2, round((bar_box[2] - bar_box[0]) * fraction))
-                colour = BAR_RGB.get(currency, BAR_RGB["points"]) if row.has_king else (150, 120, 125)
-                draw.rectangle((bar_box[0], bar_box[1], filled, bar_box[3]), fill=colour, outline=BAR_EDGE)
-            _stamp(draw, (bar_box[2] + 6, ty), format_amount(row.balance), ts, True, TEXT_RGB)
-            _stamp(draw, (x_captured, ty), format_amount(row.captured), ts, False, TEXT_RGB)
+                colour = bar_rgb if row.has_king else (150, 120, 125)
+                rectangle((bar_box[0], bar_box[1], filled, bar_box[3]), ink[colour], 1)
+                rectangle((bar_box[0], bar_box[1], filled, bar_box[3]), ink[BAR_EDGE], 0, 1)
+            balance, captured = amount(row.balance), amount(row.captured)
+            _stamp(draw, (bar_box[2] + 6, ty), balance, ts, True, TEXT_RGB)
+            _stamp(draw, (x_captured, ty), captured, ts, False, TEXT_RGB)
             if _split_symbol(regen)[1] is None:
                 _stamp(draw, (x_regen, ty), regen, ts, False, NO_KING_RGB if alarm else TEXT_RGB)
             else:
                 _draw_with_symbol(image, draw, regen, (x_regen, ty), cy, ts, NO_KING_RGB if alarm else TEXT_RGB)
             rows.append(HealthRow(row.rank, row.name, row.colour, line, box, text_box, swatch_box, symbol,
-                                  symbol_box, bar_box, fraction, format_amount(row.balance),
-                                  format_amount(row.score), format_amount(row.captured), regen, row.has_king))
+                                  symbol_box, bar_box, fraction, balance, amount(row.score), captured, regen,
+                                  row.has_king))
     if not table:
         draw.text((pad + p["swatch"] + gap // 2, top + p["column_head_h"] + round(8 * s)),
                   "No player has joined yet.", font=_font(ts), fill=MUTED_RGB)
