@@ -793,9 +793,10 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
 
 def _encode(image: Image.Image) -> bytes:
     """The PNG: the smallest zlib can make (``optimize``) up to :data:`SMALLEST_UP_TO` pixels; a
-    larger board (hundreds of rows) unfiltered at zlib's fastest level (:func:`~.png.fast_png`): at
+    larger board (hundreds of rows) unfiltered, compressed by ISA-L (:func:`~.png.fast_png`): at
     12 million pixels (1,000 rows) the smallest took 1.5 s for 1.96 MB, Pillow's fastest 0.2 s for
-    2.2 MB, unfiltered 0.1 s for 2.06 MB (the same pixels every way)."""
+    2.2 MB, unfiltered at zlib's fastest level 75-80 ms for 2.06 MB, by ISA-L 20-22 ms for 2.20 MB
+    (the same pixels every way)."""
     if image.width * image.height > SMALLEST_UP_TO:
         return fast_png(image)
     buffer = BytesIO()

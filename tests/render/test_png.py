@@ -58,3 +58,31 @@ def test_an_unknown_filter_is_refused():
 def test_a_picture_taller_than_a_band(rows):
     image = picture("RGB", (97, BAND * 2 + 5))
     assert Image.open(BytesIO(fast_png(image, rows=rows))).tobytes() == image.tobytes()
+
+
+@pytest.mark.parametrize("rows", ["none", "up"])
+def test_the_file_is_a_plain_png_that_zlib_itself_reads(rows):
+    """ISA-L writes the stream: Python's own zlib checks every chunk's CRC and inflates the rows
+    (each with its filter type first), and Pillow's verify finds nothing wrong."""
+    import struct
+    import zlib
+
+    image = picture("RGB", (97, BAND + 9))
+    data = fast_png(image, rows=rows)
+    Image.open(BytesIO(data)).verify()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    at, kinds, idat = 8, [], b""
+    while at < len(data):
+        (length,) = struct.unpack(">I", data[at:at + 4])
+        kind, body = data[at + 4:at + 8], data[at + 8:at + 8 + length]
+        assert struct.unpack(">I", data[at + 8 + length:at + 12 + length])[0] == zlib.crc32(kind + body)
+        kinds.append(kind)
+        idat += body if kind == b"IDAT" else b""
+        at += 12 + length
+    assert kinds == [b"IHDR", b"IDAT", b"IEND"]
+    raw = zlib.decompress(idat)
+    stride = 1 + 97 * 3
+    assert len(raw) == stride * image.height
+    assert {raw[row * stride] for row in range(image.height)} == {0 if rows == "none" else 2}
+    if rows == "none":
+        assert b"".join(raw[row * stride + 1:(row + 1) * stride] for row in range(image.height)) == image.tobytes()
