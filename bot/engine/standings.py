@@ -9,9 +9,9 @@ the total value they captured, then by name.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 from operator import attrgetter
 
 from .model import format_amount
@@ -35,8 +35,8 @@ class Standing:
 
     def line(self, currency: str) -> str:
         with_king, without = _SYMBOLS.get(currency, ("", ""))
-        text = (f"{self.rank}. {self.name} ({self.colour}): {format_amount(self.score)} --- "
-                f"{currency.capitalize()}: {format_amount(self.balance)}")
+        text = (f"{self.rank}. {self.name} ({self.colour}): {_amount(self.score)} --- "
+                f"{currency.capitalize()}: {_amount(self.balance)}")
         symbol = with_king if self.has_king else without
         if symbol:
             text += f" {symbol}"
@@ -45,6 +45,16 @@ class Standing:
         elif not self.has_king:
             text += " No King"
         return text
+
+
+def _amount(value) -> str:
+    """``format_amount(value)``, a whole Fraction or int written without making a Fraction of it
+    again (a line per player of a 1,000-player health board)."""
+    if type(value) is int:
+        return str(value)
+    if type(value) is Fraction and value.denominator == 1:
+        return str(value.numerator)
+    return format_amount(value)
 
 
 def piece_worth(ruleset: Ruleset, piece) -> Fraction:
@@ -61,36 +71,45 @@ def _worth(ruleset: Ruleset, kind: str, energy: bool, spirit: bool) -> Fraction:
     return worth
 
 
-#: what a piece's worth depends on
-_WORTH_OF = attrgetter("kind", "energy", "spirit")
+_KIND, _OWNER = attrgetter("kind"), attrgetter("owner")
+_ENERGY, _SPIRIT = attrgetter("energy"), attrgetter("spirit")
 
 
 def standings(ruleset: Ruleset, state) -> list[Standing]:
-    """Every player still in the game who has joined, ranked. A player's score is summed by kinds
-    (how many pieces of each kind, times its worth): the same exact sum, without adding up 50,000
-    fractions one piece at a time (a 1,000-player board)."""
+    """Every player still in the game who has joined, ranked. The same exact scores as summing
+    every piece's worth, in whole numbers: each worth is counted in a unit that makes every worth of
+    the ruleset whole (a half, where a worth is a half), a player's score is the sum of their
+    pieces' plain worths by kind, corrected for the few energy pawns and spirit hosts on the board,
+    and the ranking compares whole numbers (a 1,000-player board: no fraction is added or compared)."""
     royal = ruleset.royal_letter
-    worths: dict[tuple, Fraction] = {}         # a kind's worth, by _WORTH_OF
+    board = state.board
+    plain = {letter: Fraction(_worth(ruleset, letter, False, False)) for letter in ruleset.pieces}
+    # the pieces whose worth is not their kind's: energy pawns are among the board's transient pieces
+    # (they burst at the next update), spirit hosts are looked for on the whole board
+    special = {id(piece): piece for piece in (*filter(_ENERGY, board.transient()), *filter(_SPIRIT, board))}.values()
+    worths = {(piece.kind, piece.energy, piece.spirit): Fraction(piece_worth(ruleset, piece)) for piece in special}
+    unit = lcm(*(worth.denominator for worth in (*plain.values(), *worths.values())))
+    scaled = {letter: worth.numerator * (unit // worth.denominator) for letter, worth in plain.items()}
+    extra: dict[str, int] = {}
+    for piece in special:
+        worth = worths[(piece.kind, piece.energy, piece.spirit)]
+        extra[piece.owner] = (extra.get(piece.owner, 0) + worth.numerator * (unit // worth.denominator)
+                              - scaled[piece.kind])
+    kings = None if royal is None else set(map(_OWNER, board.of_kind(royal)))
     rows = []
     for name, player in state.players.items():
-        pieces = state.board.owned_by(name)
-        if player.status != "active" or (not pieces and player.king_lost_at is None):
+        if player.status != "active":
             continue
-        counts = Counter(map(_WORTH_OF, pieces))
-        whole, score = 0, Fraction(0)        # whole worths summed as integers, the others as fractions
-        for key, count in counts.items():
-            worth = worths.get(key)
-            if worth is None:
-                worth = worths[key] = Fraction(_worth(ruleset, *key))
-            if worth.denominator == 1:
-                whole += worth.numerator * count
-            else:
-                score += worth * count
-        score += whole
-        has_king = royal is None or any(key[0] == royal for key in counts)
-        rows.append((score, player.captured, name, player, has_king))
-    rows.sort(key=lambda r: (-r[0], -r[1], r[2]))
-    return [Standing(i + 1, name, player.colour, score, captured, player.balance, has_king)
+        pieces = board.owned_by(name)
+        if not pieces and player.king_lost_at is None:
+            continue
+        score = sum(map(scaled.__getitem__, map(_KIND, pieces))) + extra.get(name, 0)
+        rows.append((score, player.captured, name, player, kings is None or name in kings))
+    # the captured amounts compared in one unit too
+    by = lcm(*(row[1].denominator for row in rows)) if rows else 1
+    rows.sort(key=lambda r: (-r[0], -r[1].numerator * (by // r[1].denominator), r[2]))
+    return [Standing(i + 1, name, player.colour, Fraction(score) if unit == 1 else Fraction(score, unit), captured,
+                     player.balance, has_king)
             for i, (score, captured, name, player, has_king) in enumerate(rows)]
 
 

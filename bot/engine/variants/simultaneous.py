@@ -117,9 +117,12 @@ class SimultaneousVariant(PipelineVariant):
     def standings_panel(self, state: GameState) -> StandingsPanel:
         currency = self.ruleset.economy.currency
         rows = []
+        notes: dict[bool, tuple[str, bool]] = {}     # the note depends on the king only: worked out once each
         for standing in self.standings(state):
-            note, alarm = self._regeneration(state, standing)
-            rows.append(PanelRow(standing, standing.line(currency), note, alarm))
+            note = notes.get(standing.has_king)
+            if note is None:
+                note = notes[standing.has_king] = self._regeneration(state, standing)
+            rows.append(PanelRow(standing, standing.line(currency), *note))
         return StandingsPanel(
             title=f"{currency.capitalize()} board", currency=currency, rows=tuple(rows),
             events=self.events_in_force(state), next_event_draw=self.next_event_draw(state),
@@ -183,7 +186,7 @@ class SimultaneousVariant(PipelineVariant):
 
     def _regeneration(self, state: GameState, standing: Standing) -> tuple[str, bool]:
         """What the player's balance regenerates by in the next update, in words, and whether it
-        is the warning of a lost king."""
+        is the warning of a lost king (of the standing, only whether it has a king counts)."""
         economy = self.ruleset.economy
         policy = self.policies.regeneration
         if not policy.ever or economy.regen == 0:
