@@ -114,3 +114,21 @@ def test_a_drawing_that_fails_fails_the_same_here_and_keeps_the_worker(large, po
     assert pool._executor is worker
     assert pool.health_board(panel, new_state, game_title=variant.title).result().png == \
         render_health_board(panel, new_state, game_title=variant.title).png
+
+
+def test_the_worker_keeps_pillow_s_memory_and_draws_each_board_as_this_process_does(large, pool):
+    """The worker keeps a picture's memory for the next one (no page faults for 49 MB each board):
+    boards of other sizes, one after another in the kept memory, are the boards drawn here."""
+    from PIL import Image
+
+    from bot.service import render_pool
+
+    ruleset, state, new_state, _, _ = large
+    variant = variant_for(ruleset)
+    other = _update(IN_PARALLEL_FROM + 90)[2]
+    pool.warm(len(new_state.players))
+    assert pool._executor.submit(Image.core.get_blocks_max).result() == render_pool.KEPT_BLOCKS > 0
+    for drawn in (new_state, other, state, new_state):
+        panel = variant.standings_panel(drawn)
+        assert pool.health_board(panel, drawn, game_title=variant.title).result().png == \
+            render_health_board(panel, drawn, game_title=variant.title).png
