@@ -35,6 +35,8 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
+from operator import add, attrgetter, itemgetter
 from typing import Iterable, Sequence
 
 from PIL import Image, ImageDraw
@@ -46,6 +48,7 @@ from ..engine.state import GameState
 from ..engine.variants import VariantUnavailable, variant_for
 from ..engine.variants.base import BoardAdditions, Fading, Kingdom, Mark
 from .palette import NEUTRAL_RGB, PALETTES, colour_names, contrast_edge, player_rgb
+from .glyphs import draw_text
 from .png import fast_png
 from .sprites import bold_font, draw_piece, font, legend_entries
 
@@ -314,14 +317,15 @@ def paint_board(ruleset: Ruleset, state: GameState, *, region: Region | None = N
     if focus is not None and region is None and center is None and radius is None:
         region, caption = focus_region(state, additions, focus, bounds)
         framed = framed and not caption.startswith(_VIEWPORT_WORD)      # a viewport is one area, drawn whole
-    chosen = _choose_region(state, bounds, region, center, radius, additions)
+    board = _BoardRead(state)
+    chosen = _choose_region(state, bounds, region, center, radius, additions, board)
     colours = _PlayerColours(state, palette)
     if last_moves is None:
         moves = [(m.origin, m.target, False) for m in state.moved_last_update]
     else:
         moves = [(tuple(a) if a is not None else None, tuple(b), bool(c)) for a, b, c in last_moves]
     image = layout = None
-    within = _InRegion(state, chosen)        # the region's pieces and grid, for the insets and the overview
+    within = _InRegion(state, chosen, board)        # the region's pieces and grid, for the insets and the overview
     if framed:
         image, layout = _InsetPainter(ruleset, state, chosen, bounds, colours, moves, additions, caption,
                                       within).paint()
@@ -485,7 +489,8 @@ def _circle_squares(kingdom: Kingdom, region: Region) -> Iterable[Square]:
             yield x, y
 
 
-def _choose_region(state: GameState, bounds, region, center, radius, additions: BoardAdditions) -> Region:
+def _choose_region(state: GameState, bounds, region, center, radius, additions: BoardAdditions,
+                   board: "_BoardRead | None" = None) -> Region:
     if region is not None:
         x0, y0, x1, y1 = (int(v) for v in region)
         return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
@@ -493,7 +498,7 @@ def _choose_region(state: GameState, bounds, region, center, radius, additions: 
         cx, cy = center if center is not None else (0, 0)
         r = 8 if radius is None else max(0, int(radius))
         return cx - r, cy - r, cx + r, cy + r
-    box = state.board.bounding_box()
+    box = (board or state.board).bounding_box()
     extra = [mark.square for mark in additions.marks]
     if box is None and not extra:
         if bounds is not None:
@@ -596,9 +601,20 @@ def _fit_label(text: str, width: float, height: float) -> int | None:
     return None
 
 
+@lru_cache(maxsize=8192)
 def _text_size(face, text: str) -> tuple[int, int]:
+    """The size of ``text``'s box in ``face`` (kept: an overview measures the coordinates of every
+    column and row, mostly the same from one update to the next)."""
     box = face.getbbox(text)
     return box[2] - box[0], box[3] - box[1]
+
+
+@lru_cache(maxsize=64)
+def _middle_rise(face) -> int:
+    """How many pixels higher ``draw.text(..., anchor="lm")`` draws a text than the default anchor
+    ("la") does at the same point: the same pixels, drawn by :func:`~.glyphs.draw_text` (which knows
+    the default anchor only) that much higher. The middle is the font's, the same for any text."""
+    return face.getbbox("x", anchor="la")[1] - face.getbbox("x", anchor="lm")[1]
 
 
 @lru_cache(maxsize=4096)
@@ -1421,34 +1437,106 @@ def _viewport_grid(pieces: Iterable[Piece], region: Region, xs: list[int] | None
     if xs is None or ys is None:
         xs = sorted({p.square[0] for p in pieces})
         ys = sorted({p.square[1] for p in pieces})
+    # a group of values begins after each step longer than the gap, and each group is at least one
+    # span: a side whose gap leaves more than _MAX_GRID groups cannot do, and is passed over without
+    # working out its spans (pieces scattered far apart double the side several times)
+    x_steps = sorted(b - a for a, b in zip(xs, xs[1:]))
+    y_steps = sorted(b - a for a, b in zip(ys, ys[1:]))
     side = VIEWPORT_SIDE
     while True:
         gap = max(6, side // 6)
-        columns = _spans(xs, x0, x1, side, gap) if xs else [(x0, min(x1, x0 + side - 1))]
-        rows = _spans(ys, y0, y1, side, gap) if ys else [(y0, min(y1, y0 + side - 1))]
-        if len(columns) <= _MAX_GRID and len(rows) <= _MAX_GRID:
-            return columns, rows
+        if (len(x_steps) - bisect_right(x_steps, gap) < _MAX_GRID
+                and len(y_steps) - bisect_right(y_steps, gap) < _MAX_GRID):
+            columns = _spans(xs, x0, x1, side, gap) if xs else [(x0, min(x1, x0 + side - 1))]
+            rows = _spans(ys, y0, y1, side, gap) if ys else [(y0, min(y1, y0 + side - 1))]
+            if len(columns) <= _MAX_GRID and len(rows) <= _MAX_GRID:
+                return columns, rows
         side *= 2   # too scattered for legible viewports: wider ones (overviews themselves)
+
+
+class _BoardRead:
+    """Every piece of the board, and each one's x and y in lists of numbers, read once for a picture:
+    the occupied area's frame and the region's pieces are worked out from them. (Lists of numbers,
+    not a tuple or an iterator per piece: 50,000 new objects the garbage collector tracks set off a
+    collection of the whole heap now and then, 0.05 to 0.1 s.)"""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._read = False
+
+    def read(self) -> "_BoardRead":
+        if not self._read:
+            self.pieces = list(self.state.board)
+            self.squares = list(map(attrgetter("square"), self.pieces))
+            self.xs_each = list(map(itemgetter(0), self.squares))
+            self.ys_each = list(map(itemgetter(1), self.squares))
+            self.xs, self.ys = set(self.xs_each), set(self.ys_each)
+            self._read = True
+        return self
+
+    def bounding_box(self):
+        """The smallest box holding every piece, or None (``Board.bounding_box``)."""
+        xs, ys = self.read().xs, self.ys
+        return ((min(xs), min(ys)), (max(xs), max(ys))) if xs else None
 
 
 class _InRegion:
     """The pieces of ``region`` and the overview's grid over it, worked out once for a picture: the
-    search for insets and the overview both need them (50,000 pieces: 0.04 s each time)."""
+    search for insets and the overview both need them. The pieces' x, y and owners are in flat lists
+    (in the board's order), which the occupied viewports and the overview's dots are worked out from
+    a whole list at a time."""
 
-    def __init__(self, state: GameState, region: Region) -> None:
+    def __init__(self, state: GameState, region: Region, board: _BoardRead | None = None) -> None:
         self.state, self.region = state, region
-        self._pieces: list[Piece] | None = None
+        self.board = board or _BoardRead(state)
+        self._read = False
+        self._owners: list[str | None] | None = None
         self._grid: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None = None
         self._columns: dict[int, int] | None = None
         self._rows: dict[int, int] | None = None
-        self._values: tuple[list[int], list[int]] | None = None
+        self._cells: dict[tuple[int, int], int] | None = None
+
+    def _read_pieces(self) -> None:
+        """The pieces inside the region, each one's x and y, and the distinct x and y. The region
+        framing the occupied area holds every piece: then nothing is filtered."""
+        board = self.board.read()
+        pieces, xs_each, ys_each, xs, ys = board.pieces, board.xs_each, board.ys_each, board.xs, board.ys
+        x0, y0, x1, y1 = self.region
+        if xs and not (x0 <= min(xs) and max(xs) <= x1 and y0 <= min(ys) and max(ys) <= y1):
+            inside = [x0 <= x <= x1 and y0 <= y <= y1 for x, y in board.squares]
+            pieces, squares = list(compress(pieces, inside)), list(compress(board.squares, inside))
+            xs_each, ys_each = list(map(itemgetter(0), squares)), list(map(itemgetter(1), squares))
+            xs, ys = set(xs_each), set(ys_each)
+        self._pieces = pieces
+        self._xs_each, self._ys_each = xs_each, ys_each
+        self._values = sorted(xs), sorted(ys)
+        self._read = True
+
+    @property
+    def pieces(self) -> list[Piece]:
+        if not self._read:
+            self._read_pieces()
+        return self._pieces
+
+    @property
+    def each(self) -> tuple[list[int], list[int]]:
+        """Each piece's x and y, in the order of :attr:`pieces`."""
+        if not self._read:
+            self._read_pieces()
+        return self._xs_each, self._ys_each
+
+    @property
+    def owners(self) -> list[str | None]:
+        """Each piece's owner, in the order of :attr:`pieces`."""
+        if self._owners is None:
+            self._owners = list(map(attrgetter("owner"), self.pieces))
+        return self._owners
 
     @property
     def values(self) -> tuple[list[int], list[int]]:
         """The pieces' distinct x and distinct y, sorted."""
-        if self._values is None:
-            squares = [p.square for p in self.pieces]
-            self._values = sorted({x for x, _ in squares}), sorted({y for _, y in squares})
+        if not self._read:
+            self._read_pieces()
         return self._values
 
     @property
@@ -1466,18 +1554,33 @@ class _InRegion:
         return self._rows
 
     @property
-    def pieces(self) -> list[Piece]:
-        if self._pieces is None:
-            x0, y0, x1, y1 = self.region
-            self._pieces = [p for p in self.state.board if x0 <= p.square[0] <= x1 and y0 <= p.square[1] <= y1]
-        return self._pieces
-
-    @property
     def grid(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
         """The x spans of the overview's columns and the y spans of its rows (:func:`_viewport_grid`)."""
         if self._grid is None:
             self._grid = _viewport_grid(self.pieces, self.region, *self.values)
         return self._grid
+
+    @property
+    def cells(self) -> dict[tuple[int, int], int]:
+        """Each occupied cell of the grid (column, row) -> how many pieces it holds, in the order
+        first met. Each x (y) is given its column (row) once, as a number the row's is added to."""
+        if self._cells is None:
+            rows = len(self.grid[1])
+            xs, ys = self.values
+            # a value no span holds (there is none: spans cover their groups) sinks the sum below zero
+            at_x = dict.fromkeys(xs, _NOWHERE)
+            at_x.update((x, c * rows) for x, c in self.column_of.items())
+            at_y = dict.fromkeys(ys, _NOWHERE)
+            at_y.update(self.row_of)
+            xs_each, ys_each = self.each
+            counts = Counter(map(add, map(at_x.__getitem__, xs_each), map(at_y.__getitem__, ys_each)))
+            self._cells = {divmod(code, rows): n for code, n in counts.items() if code >= 0}
+        return self._cells
+
+    def holds_all(self) -> bool:
+        """Whether every piece's x is in a column and its y in a row (then each column and each
+        row holds at least one occupied cell)."""
+        return len(self.column_of) == len(self.values[0]) and len(self.row_of) == len(self.values[1])
 
     @staticmethod
     def cells_of(spans: list[tuple[int, int]], values: Iterable[int]) -> dict[int, int]:
@@ -1491,25 +1594,32 @@ class _InRegion:
         return found
 
 
+_NOWHERE = -(1 << 60)   # a column's (row's) number for a value outside every span: any sum with it is negative
+_DETAILED_X = 1 << 40   # the overview's dot numbers (x << 16 | y): flags of a column, a row drawn in detail
+_DETAILED_Y = 1 << 41
+_DETAILED_XY = _DETAILED_X | _DETAILED_Y
+
+
 def _occupied_viewports(state: GameState, region: Region, at_most: int | None = None,
                         within: _InRegion | None = None) -> dict[str, Region] | None:
     """Each occupied viewport of the overview of ``region``, by name (``B2``), in reading order
     (top row first, then left to right): what an overview names and what a board of far-apart
     areas draws as insets. None when there are more than ``at_most`` (found without looking at
-    every piece of 50,000: a spread sample of the pieces is looked at first). ``within``: the
-    region's pieces and grid, if worked out already."""
+    every piece of 50,000 where it can be: from the columns and rows holding pieces, else from a
+    spread sample of the pieces). ``within``: the region's pieces and grid, if worked out already."""
     within = within or _InRegion(state, region)
     pieces = within.pieces
     columns, rows = within.grid
     column_of, row_of = within.column_of, within.row_of
-
-    def cells_of(some: list[Piece]) -> set[tuple[int, int]]:
-        found = {(column_of.get(p.square[0]), row_of.get(p.square[1])) for p in some}
-        return {(c, r) for c, r in found if c is not None and r is not None}
-
-    if at_most is not None and len(cells_of(pieces[::max(1, len(pieces) // 64)])) > at_most:
-        return None
-    cells = cells_of(pieces)
+    if at_most is not None:
+        # every column (row) holding a piece holds an occupied viewport: as many columns as that are
+        # as many viewports at least
+        if within.holds_all() and max(len(set(column_of.values())), len(set(row_of.values()))) > at_most:
+            return None
+        sample = {(column_of.get(p.square[0]), row_of.get(p.square[1])) for p in pieces[::max(1, len(pieces) // 64)]}
+        if len({(c, r) for c, r in sample if c is not None and r is not None}) > at_most:
+            return None
+    cells = within.cells
     if at_most is not None and len(cells) > at_most:
         return None
     return {viewport_name(c, r): (columns[c][0], rows[r][0], columns[c][1], rows[r][1])
@@ -1522,7 +1632,9 @@ def default_viewports(ruleset: Ruleset, state: GameState, additions: BoardAdditi
     bounds = state.board.bounds or ruleset.bounds_for(len(state.players))
     if additions is None:
         additions = additions_of(ruleset, state)
-    return _occupied_viewports(state, _choose_region(state, bounds, None, None, None, additions))
+    board = _BoardRead(state)
+    region = _choose_region(state, bounds, None, None, None, additions, board)
+    return _occupied_viewports(state, region, within=_InRegion(state, region, board))
 
 
 class _InsetPainter:
@@ -1682,7 +1794,7 @@ class _OverviewPainter:
         board_w, board_h = cell * n_cols, cell * n_rows
         left = row_label_w
         top = title_height + top_label_h
-        players = sorted({p.owner for p in pieces if p.owner is not None})
+        players = sorted(owner for owner in set(self.within.owners) if owner is not None)
         legend_rows = min(len(players), 80) + 3
         title_width = _text_size(font(13), "Too far apart for one board: ask for a viewport, named by its column "
                                            "letter and row number (such as AA100), to see its squares.")[0]
@@ -1696,45 +1808,76 @@ class _OverviewPainter:
             return left + c * cell, top + (n_rows - 1 - r) * cell
 
         # pieces: a dot per square in its owner's colour, at each cell's own scale; where several
-        # squares share a dot, the owner of most of them
-        occupied: Counter = Counter()
-        dots: dict[tuple[int, int, int, int], list] = {}
+        # squares share a dot, the owner of most of them (the first by name of those tied)
         column_scale = [cell / (b - a + 1) for a, b in columns]
         row_scale = [cell / (b - a + 1) for a, b in rows]
-        detailed: dict[tuple[int, int], list[Piece]] = defaultdict(list)   # cells big enough for sprites
-        # per column and row once, not per piece (50,000 of them): where each span ends, where its
-        # cell begins, whether it is drawn in detail
-        # each x (y) of a piece once, not per piece (50,000 of them): its column (row), where its dot
-        # begins, whether its cell is drawn in detail
-        at_x = {x: (c, left + c * cell + int((x - columns[c][0]) * column_scale[c]),
-                    column_scale[c] >= _DETAILED_CELL_SCALE) for x, c in self.within.column_of.items()}
-        at_y = {y: (r, top + (n_rows - 1 - r) * cell + int((rows[r][1] - y) * row_scale[r]),
-                    row_scale[r] >= _DETAILED_CELL_SCALE) for y, r in self.within.row_of.items()}
-        for piece in pieces:
-            x, y = piece.square
-            column = at_x.get(x)
-            row = at_y.get(y)
-            if column is None or row is None:
+        # each x (y) of a piece once, not per piece (50,000 of them): a number holding where its dot
+        # begins and whether its column (row) is drawn in detail; a piece's number is the sum of its
+        # x's, its y's and its owner's, worked out for all the pieces at once in C (no tuple per
+        # piece either: see _InRegion._read_pieces). In bits: the two flags, x, y, the owner.
+        (xs_each, ys_each), owners = self.within.each, self.within.owners
+        owner_list = list(dict.fromkeys(owners))
+        owner_bits = len(owner_list).bit_length()
+        nowhere = -(_DETAILED_XY << (owner_bits + 1))    # outside every column (row): the sum is negative
+        at_x = dict.fromkeys(self.within.values[0], nowhere)
+        at_x.update((x, ((left + c * cell + int((x - columns[c][0]) * column_scale[c])) << 16
+                         | (_DETAILED_X if column_scale[c] >= _DETAILED_CELL_SCALE else 0)) << owner_bits)
+                    for x, c in self.within.column_of.items())
+        at_y = dict.fromkeys(self.within.values[1], nowhere)
+        at_y.update((y, (top + (n_rows - 1 - r) * cell + int((rows[r][1] - y) * row_scale[r])
+                         | (_DETAILED_Y if row_scale[r] >= _DETAILED_CELL_SCALE else 0)) << owner_bits)
+                    for y, r in self.within.row_of.items())
+        owner_no = {owner: number for number, owner in enumerate(owner_list)}
+        numbers = list(map(add, map(add, map(at_x.__getitem__, xs_each), map(at_y.__getitem__, ys_each)),
+                           map(owner_no.__getitem__, owners)))
+        # each dot's first number (its first piece's owner), in the order met; the owners of a dot
+        # several owners share, with how many pieces each has there
+        counts = Counter(numbers)
+        mask = (1 << owner_bits) - 1
+        first_at: dict[int, int] = {}
+        several: dict[int, dict[str | None, int]] = {}
+        for number, count in counts.items():
+            if number < 0:      # outside every column or row
                 continue
-            c, px, column_detailed = column
-            r, py, row_detailed = row
-            occupied[(c, r)] += 1
-            if column_detailed and row_detailed:
-                detailed[(c, r)].append(piece)
-                continue
-            dots.setdefault((px, py, c, r), []).append(piece.owner)
+            dot = number >> owner_bits
+            first = first_at.setdefault(dot, number)
+            if first != number:
+                here = several.get(dot)
+                if here is None:
+                    here = several[dot] = {owner_list[first & mask]: counts[first]}
+                here[owner_list[number & mask]] = count
+        occupied: Counter = Counter()
+        dots: list[tuple[int, int, int, int, str | None]] = []
+        for dot, first in first_at.items():
+            px, py = dot >> 16 & 0xFFFF, dot & 0xFFFF
+            c, r = (px - left) // cell, n_rows - 1 - (py - top) // cell
+            here = several.get(dot)
+            if here is None:
+                occupied[(c, r)] += counts[first]
+                owner = owner_list[first & mask]
+            else:
+                occupied[(c, r)] += sum(here.values())
+                owner = max(sorted(here, key=str), key=here.__getitem__)
+            if dot < _DETAILED_XY:
+                dots.append((px, py, c, r, owner))
         for (c, r) in occupied:
             cx, cy = cell_origin(c, r)
             draw.rectangle((cx, cy, cx + cell - 1, cy + cell - 1), fill=(250, 247, 240))
-        for (c, r), here in detailed.items():
-            self._detailed_cell(draw, cell_origin(c, r), columns[c], rows[r], column_scale[c], row_scale[r], here)
+        if len(dots) < len(first_at):
+            # cells big enough for sprites, their pieces in the board's order
+            detailed: dict[tuple[int, int], list[Piece]] = defaultdict(list)
+            for piece, number in zip(pieces, numbers):
+                if number >= _DETAILED_XY << owner_bits:
+                    px, py = number >> owner_bits + 16 & 0xFFFF, number >> owner_bits & 0xFFFF
+                    detailed[((px - left) // cell, n_rows - 1 - (py - top) // cell)].append(piece)
+            for (c, r), here in detailed.items():
+                self._detailed_cell(draw, cell_origin(c, r), columns[c], rows[r], column_scale[c], row_scale[r], here)
         # each dot a box of its owner's colour (two tones: the left half in the first), in the
         # order found: a dot may overlap the one before it
         core = image.im
         widths = [max(2, math.ceil(scale)) for scale in column_scale]
         heights = [max(2, math.ceil(scale)) for scale in row_scale]
-        for (px, py, c, r), owners in dots.items():
-            owner = owners[0] if len(owners) == 1 else max(sorted(set(owners), key=str), key=owners.count)
+        for px, py, c, r, owner in dots:
             tones = self.colours.of(owner) or (NEUTRAL_RGB,)
             w = widths[c]
             right, bottom = min(px + w, width), min(py + heights[r], height)
@@ -1841,8 +1984,8 @@ class _OverviewPainter:
                   f"x {x0}..{x1}, y {y0}..{y1} · {len(pieces):,} pieces{focus}",
                   f"Too far apart for one board: ask for a viewport, named by its column letter and row "
                   f"number (such as {example}), to see its squares.")
-        draw.text((left, 6), titles[0], font=bold_font(15), fill=_TEXT)
-        draw.text((left, 24), titles[1], font=font(13), fill=_MUTED)
+        draw_text(draw, (left, 6), titles[0], bold_font(15), _TEXT)
+        draw_text(draw, (left, 24), titles[1], font(13), _MUTED)
         self._legend(draw, players, (left + board_w + right_w + 8, title_height + 4), height)
         layout = BoardLayout(region=self.region, scale=cell / widest, overview=True,
                              board_box=(left, top, left + board_w, top + board_h), labels=tuple(labels),
@@ -1896,9 +2039,10 @@ class _OverviewPainter:
 
     def _legend(self, draw: ImageDraw.ImageDraw, players: list[str], origin: tuple[int, int], height: int) -> None:
         x, y = origin
-        draw.text((x, y), "Players", font=bold_font(14), fill=_TEXT)
+        draw_text(draw, (x, y), "Players", bold_font(14), _TEXT)
         y += 24
         face = font(13)
+        rise = _middle_rise(face)
         for name in players[:80]:
             if y + 22 > height:
                 break
@@ -1906,8 +2050,7 @@ class _OverviewPainter:
             for i, tone in enumerate(tones):
                 draw.rectangle((x + i * 16 // len(tones), y, x + (i + 1) * 16 // len(tones) - 1, y + 15), fill=tone)
             draw.rectangle((x, y, x + 15, y + 15), outline=_TEXT)
-            draw.text((x + 22, y + 8), f"{name} ({self.colours.names.get(name, '?')})", font=face, fill=_TEXT,
-                      anchor="lm")
+            draw_text(draw, (x + 22, y + 8 - rise), f"{name} ({self.colours.names.get(name, '?')})", face, _TEXT)
             y += 22
         if len(players) > 80 and y + 22 <= height:
-            draw.text((x, y + 8), f"... and {len(players) - 80} more", font=face, fill=_MUTED, anchor="lm")
+            draw_text(draw, (x, y + 8 - rise), f"... and {len(players) - 80} more", face, _MUTED)
