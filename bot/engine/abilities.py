@@ -31,6 +31,8 @@ _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or 
 #: after this many squares asked about, a position maps every square next to a witch at once (a
 #: whole update asks about tens of thousands; one order's validation about a few)
 _WITCH_ZONE_AFTER = 256
+#: ... and only after several times as many squares as there are witches (see _zone_after)
+_WITCH_ZONE_PER_WITCH = 4
 
 
 class AbilityEffects:
@@ -121,13 +123,18 @@ class AbilityEffects:
         return known
 
     def _zone_after(self) -> int:
-        """How many squares asked about make mapping every witch's neighbours cheaper than asking
-        square by square: the number of witches on the board (on a 500,000-piece board, a
-        1,000-order update asks about fewer squares than there are witches). Counted once, and
+        """How many squares asked about make mapping every witch's neighbours worth it: a few times
+        the number of witches on the board. The map costs eight insertions a witch, where asking
+        square by square costs eight lookups a square, and the squares still to come are at best
+        as many as those asked so far; so the map is built only when the squares asked already
+        outnumber the witches several times (a full recomputation of check states asks about
+        every square). An update that asks about as many squares as there are witches (1,000
+        orders on a 500,000-piece board ask about some 34,000 squares, with 26,000 witches) keeps
+        asking square by square: its cost follows the orders, not the board. Counted once, and
         only by a position asked about _WITCH_ZONE_AFTER squares (a lifted view counts by scanning)."""
         if self._zone_threshold is None:
-            self._zone_threshold = max(_WITCH_ZONE_AFTER, sum(len(self.board.of_kind(letter))
-                                                              for letter in self.witches))
+            self._zone_threshold = max(_WITCH_ZONE_AFTER, _WITCH_ZONE_PER_WITCH * sum(
+                len(self.board.of_kind(letter)) for letter in self.witches))
         return self._zone_threshold
 
     def _next_to_witch_of(self, square: Square, mover: Piece) -> bool:

@@ -117,11 +117,6 @@ def recompute_all(p0: Position, final: Position, arrivals: Mapping[int, Square |
 
 
 # ============================================================================= incremental step 10
-#: Where a change can alter a zombie's freezing or an angel's protection: the zombie's ``mR2`` and
-#: the angel's neighbours lie within this Chebyshev distance of the square that changed.
-_EFFECT_RADIUS = 2
-_AROUND = tuple((dx, dy) for dx in range(-_EFFECT_RADIUS, _EFFECT_RADIUS + 1)
-                for dy in range(-_EFFECT_RADIUS, _EFFECT_RADIUS + 1))
 _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 
 
@@ -129,36 +124,26 @@ def changed_squares(p0: Position, final: Position, changed: Iterable[Square]) ->
     """The squares whose occupants or powers changed, and the pieces whose protection changed.
 
     ``changed`` are the squares the update put pieces on, took pieces off or changed pieces on
-    (departures, arrivals, removals, promotions, pieces enabled or possessed). Around a zombie,
-    angel, witch or spirit there (before or after), or near a zombie, the effects of section 8 may
-    have changed for pieces that did not move: a piece that became frozen or unfrozen attacks
-    differently (its square is added); a piece that gained or lost an angel's protection changes
-    only its own state (its id is returned). A witch makes her neighbours transparent to her side
-    (D28), so when a witch is on a changed square every occupied square next to her is added:
-    the lines through them may have opened or closed for her side's pieces.
+    (departures, arrivals, removals, promotions, pieces enabled or possessed). A witch makes her
+    neighbours transparent to her side (D28), so when a witch is on a changed square every occupied
+    square next to her is added: the lines through them may have opened or closed for her side's
+    pieces. Near a change, the effects of section 8 may have changed for pieces that did not move:
+    a piece that became frozen or unfrozen attacks differently (its square is added); a piece that
+    gained or lost an angel's protection changes only its own state (its id is returned).
+
+    Only the pieces such a change can reach are asked, found from the changes themselves, so the
+    cost follows the changes and not how crowded the board is around them (:func:`_effect_candidates`).
     """
     board, board0 = final.board, p0.board
     pieces = final.ruleset.pieces
-    special = {k.letter for k in pieces.values() if k.abilities & {"zombie", "angel", "witch", "transparent", "spirit"}}
-    zombies = {k.letter for k in pieces.values() if k.has("zombie")}
-    # where a zombie stands when its move passes over (or ends on) a square: behind it on a move ray
-    zombie_offsets = {(k * r.step[0], k * r.step[1]) for letter in zombies for r in pieces[letter].movement.rays
-                      if r.move for k in range(1, min(r.range or _EFFECT_RADIUS, _EFFECT_RADIUS) + 1)}
     witches = {k.letter for k in pieces.values() if k.has("witch")}
     result = set(changed)
-    around: set[Square] = set()
     for square in result.copy():
-        x, y = square
-        here = (*board.at(square), *board0.at(square))
-        if any(p.kind in witches for p in here):
+        if any(p.kind in witches for p in (*board.at(square), *board0.at(square))):
+            x, y = square
             result.update(s for dx, dy in _NEIGHBOURS if board.occupied(s := (x + dx, y + dy)))
-        # A piece arriving or leaving on a zombie's path may open or close it to a piece it
-        # freezes, though neither is special: look around it as around a special piece.
-        if any(p.kind in special or p.spirit for p in here) or any(
-                p.kind in zombies for dx, dy in zombie_offsets for b in (board, board0) for p in b.at((x - dx, y - dy))):
-            around.update((x + dx, y + dy) for dx, dy in _AROUND)
     protection: set[int] = set()
-    for square in around - result:
+    for square in _effect_candidates(p0, final, changed) - result:
         for piece in board.at(square):
             if piece.id not in board0:
                 continue
@@ -168,6 +153,59 @@ def changed_squares(p0: Position, final: Position, changed: Iterable[Square]) ->
             elif p0.protected(before) != final.protected(piece):
                 protection.add(piece.id)
     return result, protection
+
+
+def _effect_candidates(p0: Position, final: Position, changed: Iterable[Square]) -> set[Square]:
+    """The squares where a piece that stayed may have become frozen or unfrozen (a zombie's move
+    reaches it) or protected or unprotected (an angel next to it), given the changed squares.
+
+    An angel protects only its neighbours, so a change holding an angel (before or after) reaches
+    the squares next to it. A zombie freezes what its move reaches with the path clear up to it
+    (``abilities.AbilityEffects._find_freezer``), so a piece's freezing changes only when a zombie
+    on its ray arrived or left (the squares its move reaches from a change holding a zombie), or
+    when a square of the path between them changed: a change itself, or a square next to a change
+    holding a witch (her neighbours are transparent to her side). From such a path square, the
+    squares ahead of it are candidates when a zombie stands behind it, in P0 or now, close enough
+    to reach them.
+    """
+    board, board0 = final.board, p0.board
+    pieces = final.ruleset.pieces
+    angels = {k.letter for k in pieces.values() if k.has("angel")}
+    witches = {k.letter for k in pieces.values() if k.has("witch")}
+    # zombie letter -> (step, how far its move reaches along it), as _find_freezer reads them
+    zombies = {k.letter: [(r.step, r.range or 1) for r in k.movement.rays if r.move]
+               for k in pieces.values() if k.has("zombie")}
+    if not angels and not zombies:
+        return set()
+    # step -> [(zombie letter, reach)] of the rays whose path has squares between zombie and target
+    paths: dict[tuple[int, int], list[tuple[str, int]]] = {}
+    for letter, rays in zombies.items():
+        for step, reach in rays:
+            if reach > 1:
+                paths.setdefault(step, []).append((letter, reach))
+    found: set[Square] = set()
+    path_squares: set[Square] = set()
+    for square in changed:
+        x, y = square
+        here = (*board.at(square), *board0.at(square))
+        path_squares.add(square)
+        for piece in here:
+            if piece.kind in angels:
+                found.update((x + dx, y + dy) for dx, dy in _NEIGHBOURS)
+            rays = zombies.get(piece.kind)
+            if rays:
+                found.update((x + k * sx, y + k * sy) for (sx, sy), reach in rays for k in range(1, reach + 1))
+            if piece.kind in witches:
+                path_squares.update((x + dx, y + dy) for dx, dy in _NEIGHBOURS)
+    if paths:
+        for x, y in path_squares:
+            for (sx, sy), kinds in paths.items():
+                for letter, reach in kinds:
+                    for m in range(1, reach):  # a zombie m squares behind reaches reach - m squares ahead
+                        behind = (x - m * sx, y - m * sy)
+                        if any(p.kind == letter for b in (board, board0) for p in b.at(behind)):
+                            found.update((x + i * sx, y + i * sy) for i in range(1, reach - m + 1))
+    return found
 
 
 def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],

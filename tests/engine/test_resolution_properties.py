@@ -640,6 +640,126 @@ def test_affected_pieces_find_every_change_of_attack_and_see_only_real_attacks(s
         current, _ = resolve(NEISG, current, orders, seed)
 
 
+def _changed_squares_by_brute_force(p0, final, changed):
+    """checks.changed_squares the plain way: every piece of the board that stayed off the changed
+    squares (and off the neighbours of a witch there) asked whether its freezing or protection
+    changed."""
+    board, board0 = final.board, p0.board
+    witches = {k.letter for k in NEISG.pieces.values() if k.has("witch")}
+    result = set(changed)
+    for x, y in set(changed):
+        if any(p.kind in witches for p in (*board.at((x, y)), *board0.at((x, y)))):
+            result.update(s for dx in (-1, 0, 1) for dy in (-1, 0, 1) if board.occupied(s := (x + dx, y + dy)))
+    around, protection = set(board.squares()) - result, set()
+    for square in around:
+        for piece in board.at(square):
+            if piece.id not in board0:
+                continue
+            before = board0.get(piece.id)
+            if p0.frozen(before) != final.frozen(piece):
+                result.add(square)
+            elif p0.protected(before) != final.protected(piece):
+                protection.add(piece.id)
+    return result, protection
+
+
+@SEQUENCE
+@given(crowded_sequences())
+def test_changed_squares_find_every_change_of_freezing_and_protection(sequence):
+    """checks.changed_squares asks only the pieces a change can reach (a zombie's move, the path
+    between a zombie and its prey, a witch's neighbours on that path, an angel's neighbours); the
+    answer is the same as asking every piece of the board."""
+    state, steps, seed = sequence
+    current = state
+    for orders in steps:
+        variant = variant_for(NEISG)
+        update = variant.begin(current, orders, seed)
+        for step in variant.pipeline[:-1]:  # every step but the check states themselves
+            step(update)
+        if not update.events_changed:
+            p0 = update.p0_position
+            final = position_for(NEISG, update.new_state())
+            assert checks.changed_squares(p0, final, update.changed) == _changed_squares_by_brute_force(
+                p0, final, update.changed), game_summary(current, orders, seed)
+        current, _ = resolve(NEISG, current, orders, seed)
+
+
+EFFECT_PALETTE = ["Z", "Z", "Z", "W", "W", "An", "An", "R", "B", "Q", "N", "P", "S", "K", "O"]
+
+
+@st.composite
+def changed_boards(draw):
+    """P0 and a final position around zombies, witches and angels packed in [-3,3]^2, the final one
+    made from P0 by random changes (pieces taken off, moved, added, enabled or disabled), with the
+    squares those changes touched."""
+    specs, taken = [], set()
+    for _ in range(draw(st.integers(4, 30))):
+        square = draw(st.tuples(st.integers(-3, 3), st.integers(-3, 3)))
+        if square in taken:
+            continue
+        taken.add(square)
+        kind = draw(st.sampled_from(EFFECT_PALETTE))
+        specs.append(dict(kind=kind, owner=None if kind == "O" else draw(st.sampled_from(NAMES[:3])),
+                          square=square, disabled=draw(st.integers(0, 5)) == 0))
+    players = [Player(name, COLOURS[i]) for i, name in enumerate(NAMES[:3])]
+    before = GameState.build(NEISG, specs, players)
+    board = before.board.copy()
+    changed, next_id = set(), before.next_id
+    for _ in range(draw(st.integers(1, 4))):
+        pieces = sorted(board, key=lambda p: p.id)
+        square = draw(st.tuples(st.integers(-3, 3), st.integers(-3, 3)))
+        what = draw(st.sampled_from(["remove", "move", "add", "toggle"]))
+        if what == "add" or not pieces:
+            if not board.occupied(square):
+                board.add(Piece(next_id, draw(st.sampled_from(EFFECT_PALETTE[:-1])), draw(st.sampled_from(NAMES[:3])),
+                                square))
+                next_id += 1
+                changed.add(square)
+            continue
+        piece = draw(st.sampled_from(pieces))
+        changed.add(piece.square)
+        if what == "remove":
+            board.remove(piece.id)
+        elif what == "toggle":
+            board.replace(replace(piece, disabled=not piece.disabled))
+        elif not board.occupied(square):
+            board.replace(replace(piece, square=square))
+            changed.add(square)
+    after = GameState(board=board, players=before.players, next_id=next_id)
+    return position_for(NEISG, before), position_for(NEISG, after), changed
+
+
+@PROPERTY
+@given(changed_boards())
+def test_changed_squares_equal_asking_every_piece_after_any_change(boards):
+    """The same as above on boards made by hand, crowded with zombies, witches and angels, after
+    any change (not only the changes an update makes)."""
+    p0, final, changed = boards
+    assert checks.changed_squares(p0, final, changed) == _changed_squares_by_brute_force(p0, final, changed), (
+        sorted((p.kind, p.owner, p.square, p.disabled) for p in p0.board),
+        sorted((p.kind, p.owner, p.square, p.disabled) for p in final.board), changed)
+
+
+def test_a_witch_arriving_next_to_a_zombies_path_freezes_the_piece_beyond():
+    """Ash's rook on (1,0) blocks Ash's zombie on (0,0) from Bea's knight on (2,0) until Ash's witch
+    arrives on (0,1): the rook, next to her, becomes transparent to Ash's pieces and the knight is
+    frozen. The knight is two squares from the witch, so only the path's neighbourhood finds it."""
+    players = [Player("Ash", "Purple"), Player("Bea", "Crimson")]
+    specs = [dict(kind="Z", owner="Ash", square=(0, 0)), dict(kind="R", owner="Ash", square=(1, 0)),
+             dict(kind="N", owner="Bea", square=(2, 0)), dict(kind="K", owner="Ash", square=(30, 0)),
+             dict(kind="K", owner="Bea", square=(-30, 0))]
+    before = GameState.build(NEISG, specs, players)
+    board = before.board.copy()
+    board.add(Piece(before.next_id, "W", "Ash", (0, 1)))
+    p0 = position_for(NEISG, before)
+    final = position_for(NEISG, GameState(board=board, players=before.players, next_id=before.next_id + 1))
+    knight = board.at((2, 0))[0]
+    assert not p0.frozen(knight) and final.frozen(knight)
+    result, protection = checks.changed_squares(p0, final, {(0, 1)})
+    assert (2, 0) in result
+    assert (result, protection) == _changed_squares_by_brute_force(p0, final, {(0, 1)})
+
+
 # ============================================================================= invariants of every update
 def check_invariants(before: GameState, orders: dict, after: GameState, report) -> None:
     """What every resolved update must satisfy, whatever happened in it."""
