@@ -534,6 +534,13 @@ def framed_region(xs: list[int], ys: list[int], margin: int, bounds) -> Region:
     return x0, y0, x1, y1
 
 
+@lru_cache(maxsize=1024)
+def _player_rgb(colour: str, palette: str) -> tuple[RGB, ...]:
+    """:func:`~.palette.player_rgb`, kept: a game of 1,000 players has a few dozen colours, each
+    looked up again for every player every picture (an unknown colour raises each time)."""
+    return player_rgb(colour, palette)
+
+
 class _PlayerColours:
     """Owner -> tones in the chosen palette; a colour name the palette does not know gets a
     free palette colour (by the owner's name order), so a piece is never drawn colourless."""
@@ -546,7 +553,7 @@ class _PlayerColours:
         for name in sorted(state.players):
             colour = state.players[name].colour
             try:
-                self.tones[name] = player_rgb(colour, palette)
+                self.tones[name] = _player_rgb(colour, palette)
                 self.names[name] = colour
             except ValueError:
                 unknown.append(name)

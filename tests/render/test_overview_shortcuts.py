@@ -15,10 +15,10 @@ from PIL import Image, ImageDraw
 from bot.engine.model import Player
 from bot.engine.ruleset import load_preset
 from bot.engine.state import GameState
-from bot.render.board import (_MAX_GRID, VIEWPORT_SIDE, _InRegion, _middle_rise, _occupied_viewports, _PlayerColours,
-                              _spans, _text_size, _viewport_grid, paint_board, viewport_name)
+from bot.render.board import (_MAX_GRID, VIEWPORT_SIDE, _InRegion, _middle_rise, _occupied_viewports, _player_rgb,
+                              _PlayerColours, _spans, _text_size, _viewport_grid, paint_board, viewport_name)
 from bot.render.glyphs import draw_text
-from bot.render.palette import colour_names
+from bot.render.palette import colour_names, player_rgb
 from bot.render.sprites import bold_font, font
 
 RULES = load_preset("neisg")
@@ -36,7 +36,8 @@ def _scattered(count: int, spread: int, seed: int, players: int = 7) -> GameStat
     squares = set()
     while len(squares) < count:
         squares.add((rng.randint(-spread, spread), rng.randint(-spread, spread)))
-    return _state([(f"P{rng.randrange(players)}", rng.choice("KPNBRQ"), s) for s in sorted(squares, key=lambda _: rng.random())])
+    order = sorted(squares, key=lambda _: rng.random())        # not the board's order of squares
+    return _state([(f"P{rng.randrange(players)}", rng.choice("KPNBRQ"), s) for s in order])
 
 
 def _plain_pieces(state: GameState, region):
@@ -189,3 +190,13 @@ def test_legend_texts_from_glyphs_are_the_pixels_pillow_draws_at_the_middle_anch
         cached = Image.new("RGB", (400, 40), (250, 250, 247))
         draw_text(ImageDraw.Draw(cached), (5, 20 - _middle_rise(face)), text, face, (25, 25, 25))
         assert cached.tobytes() == plain.tobytes(), text
+
+
+def test_player_colours_kept_are_the_palette_s_own():
+    names = colour_names()
+    for palette in ("default", "colourblind"):
+        for colour in names + [f"{names[0]}/{names[5]}", names[3].upper()]:
+            assert _player_rgb(colour, palette) == player_rgb(colour, palette)
+        for _ in range(2):          # an unknown colour is refused every time, not kept
+            with pytest.raises(ValueError):
+                _player_rgb("Puce", palette)
