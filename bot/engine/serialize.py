@@ -257,9 +257,14 @@ _SAMPLE = 64
 
 
 def _encode_all(pieces: dict[int, Piece]) -> _Encoded:
-    """Every piece sorted, keyed and written: a board that shares no piece with a recent one."""
-    ordered = sorted(pieces.values(), key=_canonical_key)
-    return _Encoded(pieces, list(map(id, ordered)), list(map(_canonical_key, ordered)), _piece_texts(ordered))
+    """Every piece keyed, sorted and written: a board that shares no piece with a recent one. Each
+    key is made once (as :func:`_canonical_key`, inline: the first state written after a restart has
+    50,000 of them), the pieces sorted by their keys' places."""
+    values = list(pieces.values())
+    keys = [(piece.owner or "", piece.square, piece.kind, piece.id) for piece in values]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    ordered = list(map(values.__getitem__, order))
+    return _Encoded(pieces, list(map(id, ordered)), list(map(keys.__getitem__, order)), _piece_texts(ordered))
 
 
 def _encode_changes(pieces: dict[int, Piece], base: _Encoded) -> _Encoded:
