@@ -134,7 +134,7 @@ class AbilityEffects:
         only by a position asked about _WITCH_ZONE_AFTER squares (a lifted view counts by scanning)."""
         if self._zone_threshold is None:
             self._zone_threshold = max(_WITCH_ZONE_AFTER, _WITCH_ZONE_PER_WITCH * sum(
-                len(self.board.of_kind(letter)) for letter in self.witches))
+                self.board.count_of_kind(letter) for letter in self.witches))
         return self._zone_threshold
 
     def _next_to_witch_of(self, square: Square, mover: Piece) -> bool:

@@ -54,7 +54,7 @@ def _line_of(step: tuple[int, int]) -> tuple[tuple[int, int], int, int, int]:
 class Board:
     """Pieces by id, by square and by line. Mutable; :meth:`copy` before changing a shared one."""
 
-    __slots__ = ("bounds", "_pieces", "_at", "_lines", "_owned", "_kinds", "_transient")
+    __slots__ = ("bounds", "_pieces", "_at", "_lines", "_owned", "_kinds", "_owned_kinds", "_transient")
 
     def __init__(self, pieces: Iterable[Piece] = (), bounds: Bounds | None = None) -> None:
         self.bounds = bounds
@@ -62,6 +62,7 @@ class Board:
         self._at: dict[Square, tuple[Piece, ...]] = {}         # immutable tuples: `at` hands them out
         self._kinds: dict[str, dict[int, None]] = {}            # kind letter -> ids
         self._owned: dict[str | None, dict[int, None]] = {}   # owner -> ids, in insertion order
+        self._owned_kinds: dict[tuple[str | None, str], int] = {}   # (owner, kind letter) -> pieces
         self._transient: dict[int, None] = {}                   # ids of the pieces _is_transient() holds for
         # direction -> line key -> sorted positions along the line of occupied squares
         self._lines: dict[tuple[int, int], dict[int, list[int]]] = {}
@@ -96,10 +97,19 @@ class Board:
         """Whether the owner has any piece on the board."""
         return bool(self._owned.get(owner))
 
+    def owns_kind(self, owner: str | None, letter: str) -> bool:
+        """Whether the owner has a piece of this kind on the board (a king, say), in one lookup
+        however large the owner's army."""
+        return (owner, letter) in self._owned_kinds
+
     def of_kind(self, letter: str) -> list[Piece]:
         """The pieces of one kind, without scanning the board."""
         ids = self._kinds.get(letter)
         return [self._pieces[i] for i in ids] if ids else []
+
+    def count_of_kind(self, letter: str) -> int:
+        """How many pieces of one kind are on the board, without listing them."""
+        return len(self._kinds.get(letter, ()))
 
     def transient(self) -> list[Piece]:
         """The pieces whose state moves on by itself between updates (fresh or capturable, disabled,
@@ -172,6 +182,8 @@ class Board:
         self._pieces[piece.id] = piece
         self._owned.setdefault(piece.owner, {})[piece.id] = None
         self._kinds.setdefault(piece.kind, {})[piece.id] = None
+        key = (piece.owner, piece.kind)
+        self._owned_kinds[key] = self._owned_kinds.get(key, 0) + 1
         if _is_transient(piece):
             self._transient[piece.id] = None
         here = self._at.get(piece.square)
@@ -185,6 +197,12 @@ class Board:
         piece = self._pieces.pop(piece_id)
         del self._owned[piece.owner][piece_id]
         del self._kinds[piece.kind][piece_id]
+        key = (piece.owner, piece.kind)
+        left = self._owned_kinds[key] - 1
+        if left:
+            self._owned_kinds[key] = left
+        else:
+            del self._owned_kinds[key]
         self._transient.pop(piece_id, None)
         rest = tuple(p for p in self._at[piece.square] if p.id != piece_id)
         if rest:
@@ -219,6 +237,7 @@ class Board:
         other._at = dict(self._at)
         other._owned = {o: dict(ids) for o, ids in self._owned.items()}
         other._kinds = {k: dict(ids) for k, ids in self._kinds.items()}
+        other._owned_kinds = dict(self._owned_kinds)
         other._transient = dict(self._transient)
         other._lines = {d: dict(lines) for d, lines in self._lines.items()}
         return other
@@ -306,6 +325,9 @@ class BoardView:
 
     def of_kind(self, letter: str) -> list[Piece]:
         return [p for p in self._board.of_kind(letter) if p.id in self]
+
+    def count_of_kind(self, letter: str) -> int:
+        return len(self.of_kind(letter))
 
     def occupied_along(self, origin: Square, step: tuple[int, int], limit: int | None = None
                        ) -> Iterator[tuple[int, Square]]:

@@ -244,7 +244,7 @@ class Validator:
             if not joined:
                 raise IllegalOrderError("you have not joined yet, so there is nothing to resign from", rule="RULES 4")
             return CheckedAction(action, "resign", player)
-        has_king = self.royal is not None and any(p.kind == self.royal for p in self.own_pieces(player))
+        has_king = self.royal is not None and self.board.owns_kind(player, self.royal)
         if isinstance(action, Generate):
             if action.letter == self.royal:
                 return self.check_placement(player, action.square, has_king)

@@ -1,0 +1,70 @@
+"""The board's indexes answer as scanning the board would, after any sequence of changes, and a
+copy changed afterwards leaves the board it was copied from as it was."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.engine.board import Board, BoardView
+from bot.engine.model import Piece
+
+OWNERS = ["Ash", "Bea", None]
+KINDS = ["K", "W", "P", "R"]
+
+changes = st.lists(st.tuples(st.sampled_from(["add", "remove", "move", "kind", "owner"]), st.integers(0, 40),
+                             st.sampled_from(OWNERS), st.sampled_from(KINDS),
+                             st.tuples(st.integers(-3, 3), st.integers(-3, 3))), max_size=40)
+
+
+def _apply(board: Board, change, next_id: list[int]) -> None:
+    what, pick, owner, kind, square = change
+    pieces = sorted(board, key=lambda p: p.id)
+    if what == "add" or not pieces:
+        board.add(Piece(next_id[0], kind, owner, square))
+        next_id[0] += 1
+        return
+    piece = pieces[pick % len(pieces)]
+    if what == "remove":
+        board.remove(piece.id)
+    elif what == "move":
+        board.replace(replace(piece, square=square))
+    elif what == "kind":
+        board.replace(replace(piece, kind=kind))
+    else:
+        board.replace(replace(piece, owner=owner))
+
+
+def _scanned(board) -> tuple:
+    """What owns_kind and count_of_kind should say, by scanning every piece."""
+    return ({(o, k): any(p.owner == o and p.kind == k for p in board) for o in OWNERS for k in KINDS},
+            {k: sum(1 for p in board if p.kind == k) for k in KINDS})
+
+
+def _indexed(board) -> tuple:
+    return ({(o, k): board.owns_kind(o, k) for o in OWNERS for k in KINDS},
+            {k: board.count_of_kind(k) for k in KINDS})
+
+
+@settings(max_examples=200)
+@given(before=changes, after=changes)
+def test_owns_kind_and_count_of_kind_follow_every_change_and_copies_stay_apart(before, after):
+    board, next_id = Board(), [1]
+    for change in before:
+        _apply(board, change, next_id)
+    assert _indexed(board) == _scanned(board)
+    kept = _scanned(board)
+    copy = board.copy()
+    for change in after:
+        _apply(copy, change, next_id)
+    assert _indexed(copy) == _scanned(copy)
+    assert _indexed(board) == _scanned(board) == kept
+
+
+def test_a_view_counts_without_its_lifted_pieces():
+    board = Board([Piece(1, "W", "Ash", (0, 0)), Piece(2, "W", "Bea", (1, 0)), Piece(3, "K", "Ash", (5, 5))])
+    assert board.count_of_kind("W") == 2 and board.count_of_kind("Q") == 0
+    assert BoardView(board, lifted_ids=[2]).count_of_kind("W") == 1
+    assert board.owns_kind("Ash", "K") and not board.owns_kind("Bea", "K")
