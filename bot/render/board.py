@@ -36,7 +36,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress
-from operator import add, attrgetter, itemgetter
+from operator import add, and_, attrgetter, itemgetter
 from typing import Iterable, Sequence
 
 from PIL import Image, ImageDraw
@@ -632,6 +632,13 @@ def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor="mm")
     return mask
+
+
+@lru_cache(maxsize=1024)
+def _upright_text_mask(text: str, size: int, bold: bool) -> Image.Image:
+    """:func:`_text_mask` turned a quarter to read upward (an overview's column coordinates, the
+    same from one picture to the next)."""
+    return _text_mask(text, size, bold).rotate(90, expand=True)
 
 
 def _centred_text(draw: ImageDraw.ImageDraw, text: str, size: int, centre: tuple[float, float], fill: RGB,
@@ -1510,9 +1517,11 @@ class _InRegion:
         pieces, xs_each, ys_each, xs, ys = board.pieces, board.xs_each, board.ys_each, board.xs, board.ys
         x0, y0, x1, y1 = self.region
         if xs and not (x0 <= min(xs) and max(xs) <= x1 and y0 <= min(ys) and max(ys) <= y1):
-            inside = [x0 <= x <= x1 and y0 <= y <= y1 for x, y in board.squares]
-            pieces, squares = list(compress(pieces, inside)), list(compress(board.squares, inside))
-            xs_each, ys_each = list(map(itemgetter(0), squares)), list(map(itemgetter(1), squares))
+            # each distinct x (y) tested once; each piece by two look-ups in C
+            xs, ys = {x for x in xs if x0 <= x <= x1}, {y for y in ys if y0 <= y <= y1}
+            inside = list(map(and_, map(xs.__contains__, xs_each), map(ys.__contains__, ys_each)))
+            pieces = list(compress(pieces, inside))
+            xs_each, ys_each = list(compress(xs_each, inside)), list(compress(ys_each, inside))
             xs, ys = set(xs_each), set(ys_each)
         self._pieces = pieces
         self._xs_each, self._ys_each = xs_each, ys_each
@@ -1602,9 +1611,11 @@ class _InRegion:
 
 
 _NOWHERE = -(1 << 60)   # a column's (row's) number for a value outside every span: any sum with it is negative
-_DETAILED_X = 1 << 40   # the overview's dot numbers (x << 16 | y): flags of a column, a row drawn in detail
-_DETAILED_Y = 1 << 41
-_DETAILED_XY = _DETAILED_X | _DETAILED_Y
+# the bits of an overview's dot numbers: the dot's pixel y and x, its row and column (at most
+# _MAX_GRID: 8 bits), whether its column, its row is drawn in detail
+_DOT_X, _DOT_ROW, _DOT_COLUMN = 16, 32, 40
+_DOT_DETAILED_X, _DOT_DETAILED_Y = 1 << 48, 1 << 49
+_DOT_DETAILED = _DOT_DETAILED_X | _DOT_DETAILED_Y
 
 
 def _occupied_viewports(state: GameState, region: Region, at_most: int | None = None,
@@ -1818,76 +1829,79 @@ class _OverviewPainter:
         # squares share a dot, the owner of most of them (the first by name of those tied)
         column_scale = [cell / (b - a + 1) for a, b in columns]
         row_scale = [cell / (b - a + 1) for a, b in rows]
-        # each x (y) of a piece once, not per piece (50,000 of them): a number holding where its dot
-        # begins and whether its column (row) is drawn in detail; a piece's number is the sum of its
-        # x's, its y's and its owner's, worked out for all the pieces at once in C (no tuple per
-        # piece either: see _InRegion._read_pieces). In bits: the two flags, x, y, the owner.
+        # each x (y) of a piece once, not per piece (50,000 of them): a number holding its column
+        # (row), where its dot begins and whether it is drawn in detail (_DOT_*); a piece's number is
+        # the sum of its x's, its y's and its owner's (below them, in owner_bits), worked out for all
+        # the pieces at once in C (no tuple per piece either: see _BoardRead)
         (xs_each, ys_each), owners = self.within.each, self.within.owners
         owner_list = list(dict.fromkeys(owners))
         owner_bits = len(owner_list).bit_length()
-        nowhere = -(_DETAILED_XY << (owner_bits + 1))    # outside every column (row): the sum is negative
+        nowhere = -(_DOT_DETAILED << (owner_bits + 1))    # outside every column (row): the sum is negative
         at_x = dict.fromkeys(self.within.values[0], nowhere)
-        at_x.update((x, ((left + c * cell + int((x - columns[c][0]) * column_scale[c])) << 16
-                         | (_DETAILED_X if column_scale[c] >= _DETAILED_CELL_SCALE else 0)) << owner_bits)
+        at_x.update((x, (c << _DOT_COLUMN | (left + c * cell + int((x - columns[c][0]) * column_scale[c])) << _DOT_X
+                         | (_DOT_DETAILED_X if column_scale[c] >= _DETAILED_CELL_SCALE else 0)) << owner_bits)
                     for x, c in self.within.column_of.items())
         at_y = dict.fromkeys(self.within.values[1], nowhere)
-        at_y.update((y, (top + (n_rows - 1 - r) * cell + int((rows[r][1] - y) * row_scale[r])
-                         | (_DETAILED_Y if row_scale[r] >= _DETAILED_CELL_SCALE else 0)) << owner_bits)
+        at_y.update((y, (r << _DOT_ROW | top + (n_rows - 1 - r) * cell + int((rows[r][1] - y) * row_scale[r])
+                         | (_DOT_DETAILED_Y if row_scale[r] >= _DETAILED_CELL_SCALE else 0)) << owner_bits)
                     for y, r in self.within.row_of.items())
         owner_no = {owner: number for number, owner in enumerate(owner_list)}
         numbers = list(map(add, map(add, map(at_x.__getitem__, xs_each), map(at_y.__getitem__, ys_each)),
                            map(owner_no.__getitem__, owners)))
-        # each dot's first number (its first piece's owner), in the order met; the owners of a dot
-        # several owners share, with how many pieces each has there
-        counts = Counter(numbers)
+        counts = Counter(numbers)        # each number once, in the order its first piece is met
         mask = (1 << owner_bits) - 1
-        first_at: dict[int, int] = {}
-        several: dict[int, dict[str | None, int]] = {}
+        detailed_from = _DOT_DETAILED << owner_bits
+        # a dot several owners share goes to the owner of most pieces there (ties: the first by name)
+        owners_per_dot = Counter(map(owner_bits.__rrshift__, counts))      # number >> owner_bits
+        shared = {dot for dot, owners_here in owners_per_dot.items() if owners_here > 1 and dot >= 0}
+        winner: dict[int, int] = {}
+        if shared:
+            owners_at: dict[int, dict[str | None, int]] = defaultdict(dict)
+            for number, count in counts.items():
+                if number >> owner_bits in shared:
+                    owners_at[number >> owner_bits][owner_list[number & mask]] = count
+            for dot, here in owners_at.items():
+                winner[dot] = owner_no[max(sorted(here, key=str), key=here.__getitem__)]
+        # how many pieces each cell holds (the column and row bits of the numbers)
+        in_cell: dict[int, int] = defaultdict(int)
+        cell_bits = owner_bits + _DOT_ROW
         for number, count in counts.items():
-            if number < 0:      # outside every column or row
-                continue
-            dot = number >> owner_bits
-            first = first_at.setdefault(dot, number)
-            if first != number:
-                here = several.get(dot)
-                if here is None:
-                    here = several[dot] = {owner_list[first & mask]: counts[first]}
-                here[owner_list[number & mask]] = count
-        occupied: Counter = Counter()
-        dots: list[tuple[int, int, int, int, str | None]] = []
-        for dot, first in first_at.items():
-            px, py = dot >> 16 & 0xFFFF, dot & 0xFFFF
-            c, r = (px - left) // cell, n_rows - 1 - (py - top) // cell
-            here = several.get(dot)
-            if here is None:
-                occupied[(c, r)] += counts[first]
-                owner = owner_list[first & mask]
-            else:
-                occupied[(c, r)] += sum(here.values())
-                owner = max(sorted(here, key=str), key=here.__getitem__)
-            if dot < _DETAILED_XY:
-                dots.append((px, py, c, r, owner))
+            if number >= 0:
+                in_cell[number >> cell_bits] += count
+        occupied = {(code >> 8 & 0xFF, code & 0xFF): count for code, count in in_cell.items()}
         for (c, r) in occupied:
             cx, cy = cell_origin(c, r)
             draw.rectangle((cx, cy, cx + cell - 1, cy + cell - 1), fill=(250, 247, 240))
-        if len(dots) < len(first_at):
+        if counts and max(counts) >= detailed_from:
             # cells big enough for sprites, their pieces in the board's order
             detailed: dict[tuple[int, int], list[Piece]] = defaultdict(list)
             for piece, number in zip(pieces, numbers):
-                if number >= _DETAILED_XY << owner_bits:
-                    px, py = number >> owner_bits + 16 & 0xFFFF, number >> owner_bits & 0xFFFF
-                    detailed[((px - left) // cell, n_rows - 1 - (py - top) // cell)].append(piece)
+                if number >= detailed_from:
+                    dot = number >> owner_bits
+                    detailed[(dot >> _DOT_COLUMN & 0xFF, dot >> _DOT_ROW & 0xFF)].append(piece)
             for (c, r), here in detailed.items():
                 self._detailed_cell(draw, cell_origin(c, r), columns[c], rows[r], column_scale[c], row_scale[r], here)
         # each dot a box of its owner's colour (two tones: the left half in the first), in the
-        # order found: a dot may overlap the one before it
+        # order found (a shared dot where its first piece is): a dot may overlap the one before it
         core = image.im
         widths = [max(2, math.ceil(scale)) for scale in column_scale]
         heights = [max(2, math.ceil(scale)) for scale in row_scale]
-        for px, py, c, r, owner in dots:
-            tones = self.colours.of(owner) or (NEUTRAL_RGB,)
-            w = widths[c]
-            right, bottom = min(px + w, width), min(py + heights[r], height)
+        tones_of = [self.colours.of(owner) or (NEUTRAL_RGB,) for owner in owner_list]
+        drawn: set[int] = set()
+        for number in counts:
+            if number < 0 or number >= detailed_from:    # outside every column or row; drawn in detail
+                continue
+            dot = number >> owner_bits
+            if dot in winner:
+                if dot in drawn:
+                    continue
+                drawn.add(dot)
+                tones = tones_of[winner[dot]]
+            else:
+                tones = tones_of[number & mask]
+            px, py = dot >> _DOT_X & 0xFFFF, dot & 0xFFFF
+            w = widths[dot >> _DOT_COLUMN & 0xFF]
+            right, bottom = min(px + w, width), min(py + heights[dot >> _DOT_ROW & 0xFF], height)
             if right <= px or bottom <= py:
                 continue
             if len(tones) == 1:
@@ -1933,7 +1947,7 @@ class _OverviewPainter:
                 labels.append(Label(name, "column", i, "top", box))
             if cell >= 12:
                 a, b = columns[i]
-                rotated = _text_mask(f"{a}..{b}", 11, False).rotate(90, expand=True)
+                rotated = _upright_text_mask(f"{a}..{b}", 11, False)
                 draw.bitmap((cx - rotated.width // 2, top + board_h + 6), rotated, fill=_MUTED)
         for j, name in enumerate(row_names):
             cy = top + (n_rows - 1 - j) * cell + cell // 2

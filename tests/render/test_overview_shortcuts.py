@@ -16,7 +16,8 @@ from bot.engine.model import Player
 from bot.engine.ruleset import load_preset
 from bot.engine.state import GameState
 from bot.render.board import (_MAX_GRID, VIEWPORT_SIDE, _InRegion, _middle_rise, _occupied_viewports, _player_rgb,
-                              _PlayerColours, _spans, _text_size, _viewport_grid, paint_board, viewport_name)
+                              _PlayerColours, _spans, _text_mask, _text_size, _upright_text_mask, _viewport_grid,
+                              paint_board, viewport_name)
 from bot.render.glyphs import draw_text
 from bot.render.palette import colour_names, player_rgb
 from bot.render.sprites import bold_font, font
@@ -200,3 +201,11 @@ def test_player_colours_kept_are_the_palette_s_own():
         for _ in range(2):          # an unknown colour is refused every time, not kept
             with pytest.raises(ValueError):
                 _player_rgb("Puce", palette)
+
+
+def test_upright_text_kept_is_the_text_turned():
+    for text in ("-99863..-99857", "0..63", "1498..1561"):
+        for bold in (False, True):
+            turned = _text_mask(text, 11, bold).rotate(90, expand=True)
+            kept = _upright_text_mask(text, 11, bold)
+            assert kept.size == turned.size and kept.tobytes() == turned.tobytes()
