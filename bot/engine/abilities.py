@@ -112,14 +112,9 @@ class AbilityEffects:
             if zone is not None and square not in zone:
                 known = self._witches_near[square] = ()
                 return known
-            x, y = square
-            at, witches = self.board.at, self.witches
-            found = []
-            for dx, dy in _NEIGHBOURS:  # a plain loop: this runs for every square a line passes
-                for piece in at((x + dx, y + dy)):
-                    if piece.kind in witches and not piece.disabled:
-                        found.append(piece)
-            known = self._witches_near[square] = tuple(found)
+            witches = self.witches
+            known = self._witches_near[square] = tuple(
+                piece for piece in self.board.around(square, _NEIGHBOURS) if piece.kind in witches and not piece.disabled)
         return known
 
     def _zone_after(self) -> int:
@@ -174,11 +169,8 @@ class AbilityEffects:
         """D25: next to a friendly non-disabled angel (Chebyshev 1); an angel never protects itself."""
         if not self.angels or piece.owner is None:
             return False
-        x, y = piece.square
-        board = self.board
         return any(angel.kind in self.angels and not angel.disabled and angel.id != piece.id
-                   and self._same_side(angel, piece)
-                   for dx, dy in _NEIGHBOURS for angel in board.at((x + dx, y + dy)))
+                   and self._same_side(angel, piece) for angel in self.board.around(piece.square, _NEIGHBOURS))
 
 
 def position_for(ruleset: Ruleset, state) -> Position:

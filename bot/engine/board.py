@@ -12,6 +12,7 @@ Line directions are indexed lazily: the four chess lines from the start, any oth
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from math import gcd
@@ -64,8 +65,9 @@ class Board:
         self._owned: dict[str | None, dict[int, None]] = {}   # owner -> ids, in insertion order
         self._owned_kinds: dict[tuple[str | None, str], int] = {}   # (owner, kind letter) -> pieces
         self._transient: dict[int, None] = {}                   # ids of the pieces _is_transient() holds for
-        # direction -> line key -> sorted positions along the line of occupied squares
-        self._lines: dict[tuple[int, int], dict[int, list[int]]] = {}
+        # direction -> line key -> sorted positions along the line of occupied squares (an array of
+        # machine integers, see _positions)
+        self._lines: dict[tuple[int, int], dict[int, "array[int] | list[int]"]] = {}
         for piece in pieces:   # all at once: the line lists are sorted once, not grown square by square
             self._store(piece)
         for direction in _CHESS_LINES:
@@ -87,6 +89,18 @@ class Board:
     def at(self, square: Square) -> tuple[Piece, ...]:
         """Every piece on a square (usually none or one; several after a collision)."""
         return self._at.get(square, ())
+
+    def around(self, square: Square, offsets: Iterable[tuple[int, int]]) -> list[Piece]:
+        """Every piece on the squares at these offsets from a square, offset by offset: the
+        neighbourhood questions of the abilities ask eight squares in one call."""
+        x, y = square
+        get = self._at.get
+        found: list[Piece] = []
+        for dx, dy in offsets:
+            here = get((x + dx, y + dy))
+            if here:
+                found.extend(here)
+        return found
 
     def owned_by(self, owner: str | None) -> list[Piece]:
         """The pieces of one owner (None: neutral pieces), without scanning the board."""
@@ -243,19 +257,21 @@ class Board:
         return other
 
     # ----------------------------------------------------------------- line index
-    def _line_index(self, direction: tuple[int, int]) -> dict[int, list[int]]:
+    def _line_index(self, direction: tuple[int, int]) -> dict[int, "array[int] | list[int]"]:
         index = self._lines.get(direction)
         if index is None:
-            index = {}
+            lists: dict[int, list[int]] = {}
             ux, uy = direction
             for (x, y) in self._at:
-                index.setdefault(uy * x - ux * y, []).append(ux * x + uy * y)
-            for positions in index.values():
-                positions.sort()
+                lists.setdefault(uy * x - ux * y, []).append(ux * x + uy * y)
+            index = {key: _positions(sorted(positions)) for key, positions in lists.items()}
             self._lines[direction] = index
         return index
 
-    # A line's list is replaced, never changed in place, so that copies of the board share it.
+    # A line's positions are replaced, never changed in place, so that copies of the board share
+    # them. They are held in an array of machine integers: copying one to add or remove a square
+    # copies its bytes, where a list of Python integers touches every integer of the line (a row
+    # of a crowded 500,000-piece board holds hundreds of squares).
     def _index_square(self, square: Square) -> None:
         x, y = square
         for (ux, uy), index in self._lines.items():
@@ -263,10 +279,15 @@ class Board:
             position = ux * x + uy * y
             positions = index.get(key)
             if positions is None:
-                index[key] = [position]
+                index[key] = _positions([position])
             else:
-                i = bisect_left(positions, position)
-                index[key] = [*positions[:i], position, *positions[i:]]
+                changed = positions[:]
+                try:
+                    changed.insert(bisect_left(positions, position), position)
+                except (OverflowError, TypeError):  # not a machine integer: the line becomes a list
+                    changed = list(positions)
+                    changed.insert(bisect_left(positions, position), position)
+                index[key] = changed
 
     def _unindex_square(self, square: Square) -> None:
         x, y = square
@@ -276,8 +297,20 @@ class Board:
             if len(positions) == 1:
                 del index[key]
             else:
-                i = bisect_left(positions, ux * x + uy * y)
-                index[key] = [*positions[:i], *positions[i + 1:]]
+                changed = positions[:]
+                del changed[bisect_left(positions, ux * x + uy * y)]
+                index[key] = changed
+
+
+def _positions(values: list[int]) -> "array[int] | list[int]":
+    """Sorted positions along a line as an array of 64-bit integers, or as the list itself in the
+    rare line whose positions do not fit (a board built by hand beyond the coordinates an order may
+    name, or with a square that is not whole numbers); both answer the same indexing, slicing and
+    bisection."""
+    try:
+        return array("q", values)
+    except (OverflowError, TypeError):
+        return values
 
 
 class BoardView:
@@ -319,6 +352,10 @@ class BoardView:
         if square in self._squares:
             return tuple(p for p in pieces if p.id not in self._ids)
         return pieces
+
+    def around(self, square: Square, offsets: Iterable[tuple[int, int]]) -> list[Piece]:
+        x, y = square
+        return [p for dx, dy in offsets for p in self.at((x + dx, y + dy))]
 
     def occupied(self, square: Square) -> bool:
         return bool(self.at(square))

@@ -68,3 +68,33 @@ def test_a_view_counts_without_its_lifted_pieces():
     assert board.count_of_kind("W") == 2 and board.count_of_kind("Q") == 0
     assert BoardView(board, lifted_ids=[2]).count_of_kind("W") == 1
     assert board.owns_kind("Ash", "K") and not board.owns_kind("Bea", "K")
+
+
+def test_lines_far_beyond_the_coordinates_of_orders_are_walked_as_near_ones():
+    """A line's positions are machine integers; a board built by hand with a piece beyond them
+    (2**70) still finds every piece along the line, before and after changes on that line."""
+    far = 2 ** 70
+    board = Board([Piece(1, "R", "Ash", (0, 0)), Piece(2, "R", "Bea", (5, 0)), Piece(3, "R", "Bea", (0, 7))])
+    assert [s for _, s in board.occupied_along((0, 0), (1, 0))] == [(5, 0)]
+    board.add(Piece(4, "R", "Bea", (far, 0)))          # onto a line held as an array
+    board.add(Piece(5, "R", "Bea", (far, far)))
+    assert [s for _, s in board.occupied_along((0, 0), (1, 0))] == [(5, 0), (far, 0)]
+    assert [s for _, s in board.occupied_along((0, 0), (1, 1))] == [(far, far)]
+    copy = board.copy()
+    copy.remove(2)
+    copy.add(Piece(6, "R", "Bea", (3, 0)))
+    assert [s for _, s in copy.occupied_along((0, 0), (1, 0))] == [(3, 0), (far, 0)]
+    assert [s for _, s in board.occupied_along((0, 0), (1, 0))] == [(5, 0), (far, 0)]
+    rebuilt = Board(list(copy))
+    assert [s for _, s in rebuilt.occupied_along((far, 0), (-1, 0))] == [(3, 0), (0, 0)]
+
+
+def test_a_square_of_other_numbers_than_whole_ones_keeps_its_line_walkable():
+    """A board edited by hand may hold a square such as (2.5, 0): its line is kept as a list."""
+    board = Board([Piece(1, "R", "Ash", (0, 0)), Piece(2, "R", "Bea", (5, 0))])
+    board.add(Piece(3, "R", "Bea", (2.5, 0)))
+    board.add(Piece(4, "R", "Bea", (0.5, 7)))
+    assert [s for _, s in board.occupied_along((5, 0), (-1, 0))] == [(0, 0)]   # 2.5 is not a whole step away
+    assert board.at((2.5, 0))[0].id == 3
+    board.remove(3)
+    assert [s for _, s in board.occupied_along((0, 0), (1, 0))] == [(5, 0)]
