@@ -185,7 +185,10 @@ def test_text_sizes_kept_are_the_font_s_own():
 @pytest.mark.parametrize("bold", [False, True])
 def test_legend_texts_from_glyphs_are_the_pixels_pillow_draws_at_the_middle_anchor(size, bold):
     face = bold_font(size) if bold else font(size)
-    for text in ("P0001 (Crimson/Yellow)", "Amy (Red)", "gjpqy ÀÉ (?)", "... and 920 more", "Zed (Puce)", "."):
+    # names players chose: Latin ones composed from glyphs, the others (emoji, other scripts,
+    # ligatures, combining marks) drawn by Pillow at the default anchor, the same rise
+    for text in ("P0001 (Crimson/Yellow)", "Amy (Red)", "gjpqy ÀÉ (?)", "... and 920 more", "Zed (Puce)", ".",
+                 "Zoë 🙂 (Red)", "名前 (Blue)", "عربي (Teal)", "office (Gold)", "e\u0301te\u0301", ""):
         plain = Image.new("RGB", (400, 40), (250, 250, 247))
         ImageDraw.Draw(plain).text((5, 20), text, font=face, fill=(25, 25, 25), anchor="lm")
         cached = Image.new("RGB", (400, 40), (250, 250, 247))
