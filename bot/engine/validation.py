@@ -554,9 +554,10 @@ class Validator:
         return f"above rank {low - 1}"
 
     def carrier(self, player: str, letter: str) -> Piece | None:
-        """A harpy of the player carrying ``letter``: ``+X(x,y)`` is then its drop (RULES 8)."""
-        return next((p for p in sorted(self.own_pieces(player), key=lambda p: p.square)
-                     if p.carrying == letter), None)
+        """A harpy of the player carrying ``letter``: ``+X(x,y)`` is then its drop (RULES 8); the
+        one on the lowest square when several do, found without sorting the player's army."""
+        return min((p for p in self.own_pieces(player) if p.carrying == letter), key=lambda p: p.square,
+                   default=None)
 
     def check_free_square(self, square: Square, rule: str) -> None:
         if not self.position.in_bounds(square):

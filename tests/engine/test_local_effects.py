@@ -73,3 +73,24 @@ def test_a_zone_is_built_only_once_the_squares_asked_outnumber_the_witches_sever
     for square in squares[threshold:]:
         effects._witches_next_to(square)
     assert effects._witch_zone is not None
+
+
+def test_the_drop_of_a_kind_two_harpies_carry_is_the_lowest_squares():
+    """+N names the drop of the harpy carrying a knight; of two, the one on the lowest square,
+    whatever order the board holds them in."""
+    from bot.engine.model import Piece
+    from bot.engine.validation import Validator
+
+    players = [Player("Ash", "Purple")]
+    specs = [dict(kind="K", owner="Ash", square=(0, 0)),
+             dict(kind="Hp", owner="Ash", square=(4, 1), carrying="N", carrying_since=1),
+             dict(kind="Hp", owner="Ash", square=(3, 9), carrying="N", carrying_since=1),
+             dict(kind="Hp", owner="Ash", square=(2, 2), carrying="B", carrying_since=1),
+             dict(kind="Hp", owner="Ash", square=(3, 2), carrying="N", carrying_since=1)]
+    state = GameState.build(NEISG, specs, players, update=2)
+    validator = Validator(NEISG, state, position_for(NEISG, state))
+    assert validator.carrier("Ash", "N").square == (3, 2)
+    assert validator.carrier("Ash", "B").square == (2, 2)
+    assert validator.carrier("Ash", "R") is None
+    state.board.add(Piece(99, "Hp", "Ash", (3, 2), carrying="N", carrying_since=1))   # a tie: the first held
+    assert validator.carrier("Ash", "N").id == state.board.at((3, 2))[0].id
