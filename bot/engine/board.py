@@ -55,7 +55,7 @@ def _line_of(step: tuple[int, int]) -> tuple[tuple[int, int], int, int, int]:
 class Board:
     """Pieces by id, by square and by line. Mutable; :meth:`copy` before changing a shared one."""
 
-    __slots__ = ("bounds", "_pieces", "_at", "_lines", "_owned", "_kinds", "_owned_kinds", "_transient")
+    __slots__ = ("bounds", "_pieces", "_at", "_lines", "_owned", "_kinds", "_owned_kinds", "_mine", "_transient")
 
     def __init__(self, pieces: Iterable[Piece] = (), bounds: Bounds | None = None) -> None:
         self.bounds = bounds
@@ -63,7 +63,10 @@ class Board:
         self._at: dict[Square, tuple[Piece, ...]] = {}         # immutable tuples: `at` hands them out
         self._kinds: dict[str, dict[int, None]] = {}            # kind letter -> ids
         self._owned: dict[str | None, dict[int, None]] = {}   # owner -> ids, in insertion order
-        self._owned_kinds: dict[tuple[str | None, str], int] = {}   # (owner, kind letter) -> pieces
+        self._owned_kinds: dict[str | None, dict[str, int]] = {}   # owner -> kind letter -> pieces
+        # The owners whose two dicts above this board may change in place: the others' are shared
+        # with a copy (see copy()) and are copied the first time this board changes them.
+        self._mine: set[str | None] = set()
         self._transient: dict[int, None] = {}                   # ids of the pieces _is_transient() holds for
         # direction -> line key -> sorted positions along the line of occupied squares (an array of
         # machine integers, see _positions)
@@ -114,7 +117,8 @@ class Board:
     def owns_kind(self, owner: str | None, letter: str) -> bool:
         """Whether the owner has a piece of this kind on the board (a king, say), in one lookup
         however large the owner's army."""
-        return (owner, letter) in self._owned_kinds
+        kinds = self._owned_kinds.get(owner)
+        return kinds is not None and letter in kinds
 
     def of_kind(self, letter: str) -> list[Piece]:
         """The pieces of one kind, without scanning the board."""
@@ -194,10 +198,13 @@ class Board:
         if piece.id in self._pieces:
             raise ValueError(f"piece id {piece.id} is already on the board")
         self._pieces[piece.id] = piece
-        self._owned.setdefault(piece.owner, {})[piece.id] = None
+        owner = piece.owner
+        if owner not in self._mine:
+            self._take(owner)
+        self._owned[owner][piece.id] = None
         self._kinds.setdefault(piece.kind, {})[piece.id] = None
-        key = (piece.owner, piece.kind)
-        self._owned_kinds[key] = self._owned_kinds.get(key, 0) + 1
+        kinds = self._owned_kinds[owner]
+        kinds[piece.kind] = kinds.get(piece.kind, 0) + 1
         if _is_transient(piece):
             self._transient[piece.id] = None
         here = self._at.get(piece.square)
@@ -209,14 +216,17 @@ class Board:
 
     def remove(self, piece_id: int) -> Piece:
         piece = self._pieces.pop(piece_id)
-        del self._owned[piece.owner][piece_id]
+        owner = piece.owner
+        if owner not in self._mine:
+            self._take(owner)
+        del self._owned[owner][piece_id]
         del self._kinds[piece.kind][piece_id]
-        key = (piece.owner, piece.kind)
-        left = self._owned_kinds[key] - 1
+        kinds = self._owned_kinds[owner]
+        left = kinds[piece.kind] - 1
         if left:
-            self._owned_kinds[key] = left
+            kinds[piece.kind] = left
         else:
-            del self._owned_kinds[key]
+            del kinds[piece.kind]
         self._transient.pop(piece_id, None)
         rest = tuple(p for p in self._at[piece.square] if p.id != piece_id)
         if rest:
@@ -244,17 +254,30 @@ class Board:
 
     def copy(self) -> "Board":
         """An independent board. The line lists are shared, not copied: they are never changed in
-        place (see :meth:`_index_square`), so a copy costs in the number of lines, not pieces."""
+        place (see :meth:`_index_square`), so a copy costs in the number of lines, not pieces; and
+        each owner's pieces are shared until either board changes them (:meth:`_take`)."""
         other = Board.__new__(Board)
         other.bounds = self.bounds
         other._pieces = dict(self._pieces)
         other._at = dict(self._at)
-        other._owned = {o: dict(ids) for o, ids in self._owned.items()}
-        other._kinds = {k: dict(ids) for k, ids in self._kinds.items()}
+        # Each owner's dicts are shared until one of the two boards changes them (_take): an update
+        # changes the armies of the players who ordered, not the thousands of others.
+        other._owned = dict(self._owned)
         other._owned_kinds = dict(self._owned_kinds)
+        other._mine = set()
+        self._mine = set()
+        other._kinds = {k: dict(ids) for k, ids in self._kinds.items()}
         other._transient = dict(self._transient)
         other._lines = {d: dict(lines) for d, lines in self._lines.items()}
         return other
+
+    def _take(self, owner: str | None) -> None:
+        """Give this board its own copy of an owner's dicts, before changing them in place."""
+        ids = self._owned.get(owner)
+        self._owned[owner] = dict(ids) if ids is not None else {}
+        kinds = self._owned_kinds.get(owner)
+        self._owned_kinds[owner] = dict(kinds) if kinds is not None else {}
+        self._mine.add(owner)
 
     # ----------------------------------------------------------------- line index
     def _line_index(self, direction: tuple[int, int]) -> dict[int, "array[int] | list[int]"]:

@@ -63,6 +63,34 @@ def test_owns_kind_and_count_of_kind_follow_every_change_and_copies_stay_apart(b
     assert _indexed(board) == _scanned(board) == kept
 
 
+@settings(max_examples=200)
+@given(before=changes, on_copy=changes, on_original=changes, again=changes)
+def test_each_owners_pieces_stay_apart_when_a_board_and_its_copies_change(before, on_copy, on_original, again):
+    """The owners' pieces are shared between a board and its copy until one of them changes them:
+    changes on either side, and on a copy of the copy, never show on the other; every board lists
+    each owner's pieces in the order it holds them."""
+    board, next_id = Board(), [1]
+    for change in before:
+        _apply(board, change, next_id)
+    copy = board.copy()
+    for change in on_copy:
+        _apply(copy, change, next_id)
+    kept = {o: board.owned_by(o) for o in OWNERS}
+    second = copy.copy()
+    for change in on_original:
+        _apply(board, change, next_id)
+    kept_copy = {o: copy.owned_by(o) for o in OWNERS}
+    for change in again:
+        _apply(second, change, next_id)
+    assert {o: copy.owned_by(o) for o in OWNERS} == kept_copy
+    for one in (board, copy, second):
+        assert {o: one.owned_by(o) for o in OWNERS} == {o: [p for p in one if p.owner == o] for o in OWNERS}
+        assert {o: one.owns(o) for o in OWNERS} == {o: any(p.owner == o for p in one) for o in OWNERS}
+        assert _indexed(one) == _scanned(one)
+    if not on_original:
+        assert {o: board.owned_by(o) for o in OWNERS} == kept
+
+
 def test_a_view_counts_without_its_lifted_pieces():
     board = Board([Piece(1, "W", "Ash", (0, 0)), Piece(2, "W", "Bea", (1, 0)), Piece(3, "K", "Ash", (5, 5))])
     assert board.count_of_kind("W") == 2 and board.count_of_kind("Q") == 0
