@@ -1799,10 +1799,10 @@ class _OverviewPainter:
         # sizes: labels around a grid of square cells, the players' legend on the right
         title_height = 44
         label_size = 13
-        small = font(11)
         col_names = [viewport_name(i, 0)[:-1] for i in range(n_cols)]
         row_names = [str(i + 1) for i in range(n_rows)]
-        range_width = max(_text_size(small, f"{a}..{b}")[0] for a, b in columns + rows)
+        # each span's coordinates are drawn from these masks below: their width is the text's
+        range_width = max(_text_mask(f"{a}..{b}", 11, False).width for a, b in columns + rows)
         row_label_w = max(_text_size(bold_font(label_size), t)[0] for t in row_names) + 12
         top_label_h = 22
         bottom_label_h = range_width + 14

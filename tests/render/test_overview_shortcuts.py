@@ -179,6 +179,9 @@ def test_text_sizes_kept_are_the_font_s_own():
         for text in ("-99863..-99857", "1..9", "AA100", "WW", "-0123456789", "Zed (Red)"):
             box = face.getbbox(text)
             assert _text_size(face, text) == (box[2] - box[0], box[3] - box[1])
+    # the overview measures its coordinates by their masks, which it then draws
+    for text in ("-99863..-99857", "1..9", "1498..1561", "0..0"):
+        assert _text_mask(text, 11, False).size == _text_size(font(11), text)
 
 
 @pytest.mark.parametrize("size", [11, 13, 14, 18])
