@@ -39,7 +39,7 @@ from operator import add
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
-__all__ = ["draw_text", "SIMPLE"]
+__all__ = ["draw_text", "text_length", "SIMPLE"]
 
 #: the characters composed from cached glyphs (any other character: the text is drawn by Pillow)
 SIMPLE = frozenset([chr(c) for c in range(0x20, 0x7F)] + [chr(c) for c in range(0xA0, 0x100) if c != 0xAD]
@@ -158,6 +158,22 @@ def _pieces(face: _Face, text: str) -> list[tuple]:
     if group is not None:
         pieces[-1] = _group(face, group)
     return pieces
+
+
+def text_length(font: ImageFont.FreeTypeFont, text: str) -> float:
+    """``font.getlength(text)``, the same number: for a simple text (see the module) the pen's steps
+    between its characters and the last one's advance, in 1/64 pixel, summed from the kept glyphs
+    instead of shaping the text again (about 2 us instead of 20 us for a row of the health board,
+    whose 1,000 lines change at every update)."""
+    if not text or not isinstance(font, ImageFont.FreeTypeFont) or not _simple(text):
+        return font.getlength(text)
+    face = _face(font)
+    try:
+        last = face.glyphs[text[-1]][5]
+        return (sum(map(face.steps.__getitem__, map(add, text, text[1:]))) + last) / 64
+    except KeyError:
+        face.learn(text)
+        return text_length(font, text)
 
 
 def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font: ImageFont.FreeTypeFont,
