@@ -7,6 +7,7 @@ changes are entries too, and they add up to each player's change over the update
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -42,15 +43,23 @@ class Entry:
 
 
 def _jsonable(value):
+    kind = type(value)
+    if kind is str or kind is int:      # most of a report's values: asked first
+        return value
     if isinstance(value, Fraction):
         return {"fraction": str(value)}
-    if isinstance(value, tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, list):
-        return [_jsonable(v) for v in value]
+    if isinstance(value, (tuple, list)):
+        return [v if type(v) is int or type(v) is str else _jsonable(v) for v in value]
     if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
+        return {k: v if type(v) is str or type(v) is int else _jsonable(v) for k, v in value.items()}
     return value
+
+
+def _fraction_json(value):
+    """What ``json.dumps`` writes for a value it does not know: a Fraction as :func:`_jsonable` does."""
+    if isinstance(value, Fraction):
+        return {"fraction": str(value)}
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def _unjson(value):
@@ -112,6 +121,14 @@ class Report:
     def to_json(self) -> dict:
         return {"update": self.update, "entries": [e.to_json() for e in self.entries]}
 
+    def to_json_text(self) -> str:
+        """``json.dumps(self.to_json(), sort_keys=True)``, the same text, written without copying
+        every entry's data first: the encoder writes tuples as lists itself and asks
+        :func:`_fraction_json` for the Fractions (an update of 1,000 players: 2,000 entries)."""
+        entries = [{"type": e.type, "players": e.players, "audience": e.audience, "data": e.data}
+                   for e in self.entries]
+        return json.dumps({"update": self.update, "entries": entries}, sort_keys=True, default=_fraction_json)
+
     @classmethod
     def from_json(cls, raw: dict) -> "Report":
         return cls(raw["update"], [Entry.from_json(e) for e in raw["entries"]])
@@ -141,6 +158,9 @@ def render(entries: Iterable[Entry], reader: str | None = None, update: int | No
 
 
 _SQUARE = re.compile(r"\((-?\d+),(-?\d+)\)")
+#: a move's canonical form up to its target: the first two squares _SQUARE finds in it (the first
+#: "(" starts the first), when they are written one after the other as "(a,b)-(c,d)"
+_MOVE = re.compile(r"[^(]*\((-?\d+),(-?\d+)\)-\((-?\d+),(-?\d+)\)")
 _DODGE = re.compile(r"^the square was empty, the (?P<kind>.+?) (?:dodged to (?P<to>\(-?\d+,-?\d+\))|had left)$")
 
 
@@ -156,6 +176,10 @@ def _move_of(order: str) -> tuple[Square, Square] | None:
     """(origin, target) of a move's canonical form ``X(a,b)-(c,d)...``; None for anything else."""
     if order.startswith("+") or ")-(" not in order:
         return None
+    shape = _MOVE.match(order)
+    if shape is not None:       # the canonical form: its first two squares, read in one match
+        x, y, to_x, to_y = shape.groups()
+        return (int(x), int(y)), (int(to_x), int(to_y))
     squares = _squares_of(order)
     return (squares[0], squares[1]) if len(squares) >= 2 else None
 
@@ -254,25 +278,34 @@ class _Story:
     # ------------------------------------------------------------------ the sentences
     def told(self) -> list[str]:
         entries, reader = self.entries, self.reader
+        # the entries by type, in one pass: each step below reads only the types it concerns (a private
+        # report is two or three entries, told a thousand times an update; the public report, thousands)
+        by_type: dict[str, list[int]] = {}
+        for index, entry in enumerate(entries):
+            indices = by_type.get(entry.type)
+            if indices is None:
+                by_type[entry.type] = [index]
+            else:
+                indices.append(index)
+        orders = by_type.get("order", ())
+        balances = by_type.get("balance", ())
         skip: set[int] = set()
         rewards: dict[int, dict[str, list[str]]] = {}       # order entry -> victim -> its rewards' words
-        orders_captured = {(e.players[0], victim) for e in entries if e.type == "order"
-                           and e.data.get("outcome") == "captured" for victim in _victims(e)}
-        # indexes, so that a report of thousands of entries is told in one pass or two
-        captures_paid: dict[tuple[str, str], list[int]] = {}   # (player, "captured ...") -> balance entries
-        played_orders: dict[tuple[tuple[str, ...], str], list[int]] = {}
-        for index, entry in enumerate(entries):
-            if entry.type == "balance" and str(entry.data.get("reason", "")).startswith("captured "):
-                reason = str(entry.data["reason"])
-                cut = min([at for at in (reason.find(", "), reason.find(": ")) if at >= 0] + [len(reason)])
-                captures_paid.setdefault((entry.players[0], reason[:cut]), []).append(index)
-            elif entry.type == "order" and entry.data.get("outcome") == "played":
-                played_orders.setdefault((entry.players, str(entry.data.get("order"))), []).append(index)
-        for index, entry in enumerate(entries):
-            if entry.type == "order" and entry.data.get("outcome") == "captured":
+        captured = [i for i in orders if entries[i].data.get("outcome") == "captured"]
+        orders_captured = {(entries[i].players[0], victim) for i in captured for victim in _victims(entries[i])}
+        if captured:
+            # its reward ("captured Ada's knight on (1,4)", maybe ", shared by 2 (D14)"), and a king's
+            # penalty paid to its capturer ("captured Ada's king (D19)"), by (player, "captured ...")
+            captures_paid: dict[tuple[str, str], list[int]] = {}
+            for index in balances:
+                reason = entries[index].data.get("reason", "")
+                if str(reason).startswith("captured "):
+                    reason = str(entries[index].data["reason"])
+                    cut = min([at for at in (reason.find(", "), reason.find(": ")) if at >= 0] + [len(reason)])
+                    captures_paid.setdefault((entries[index].players[0], reason[:cut]), []).append(index)
+            for index in captured:
+                entry = entries[index]
                 for victim in _victims(entry):
-                    # its reward ("captured Ada's knight on (1,4)", maybe ", shared by 2 (D14)"), and
-                    # a king's penalty paid to its capturer ("captured Ada's king (D19)")
                     transfer = f"captured {victim.rsplit(' on (', 1)[0]} (D19)"
                     paid = [(other, f"captured {victim}", None)
                             for other in captures_paid.get((entry.players[0], f"captured {victim}"), ())]
@@ -284,85 +317,102 @@ class _Story:
                         balance = entries[other]
                         rest = said if said is not None else str(balance.data["reason"])[len(prefix):]
                         rewards.setdefault(index, {}).setdefault(victim, []).append(_signed(balance) + rest)
-            elif entry.type == "capture" and not entry.data.get("sniped"):
+        for index in by_type.get("capture", ()):
+            entry = entries[index]
+            if not entry.data.get("sniped"):
                 if all((player, _piece_words(entry)) in orders_captured for player in entry.data["by"]):
                     skip.add(index)      # the capturers' order lines tell it
-            elif entry.type == "fallback":
+        fallbacks = by_type.get("fallback")
+        if fallbacks:
+            played_orders: dict[tuple[tuple[str, ...], str], list[int]] = {}
+            for index in orders:
+                entry = entries[index]
+                if entry.data.get("outcome") == "played":
+                    played_orders.setdefault((entry.players, str(entry.data.get("order"))), []).append(index)
+            for index in fallbacks:
+                entry = entries[index]
                 later = [i for i in played_orders.get((entry.players, str(entry.data["order"])), ()) if i > index]
                 if later:
                     skip.add(later[0])   # "... was played instead" says it
-        bounces = {tuple(e.data["at"]) for e in entries if e.type == "bounce"}
-        for index, entry in enumerate(entries):
-            # megachess: the bounce's own line tells the orders it stopped (D57, D72's "bounce")
-            if (entry.type == "order" and entry.data.get("outcome") == "cancelled"
-                    and str(entry.data.get("what", "")).startswith("bounce:")):
-                move = _move_of(str(entry.data["order"]))
-                if move is not None and move[1] in bounces:
-                    skip.add(index)
-        groups: dict[tuple, list[int]] = {}
-        for index, entry in enumerate(entries):
-            if entry.type == "balance" and index not in skip:
-                d = entry.data
-                groups.setdefault((d["reason"], d["amount"], d["currency"]), []).append(index)
-        shared = {indices[0]: indices for indices in groups.values()
-                  if len({entries[i].players[0] for i in indices}) > 1}
-        for indices in shared.values():
-            skip.update(indices[1:])
-        implosions = [i for i, e in enumerate(entries) if e.type == "implosion"]
+        if "bounce" in by_type:
+            bounces = {tuple(entries[i].data["at"]) for i in by_type["bounce"]}
+            for index in orders:
+                entry = entries[index]
+                # megachess: the bounce's own line tells the orders it stopped (D57, D72's "bounce")
+                if (entry.data.get("outcome") == "cancelled"
+                        and str(entry.data.get("what", "")).startswith("bounce:")):
+                    move = _move_of(str(entry.data["order"]))
+                    if move is not None and move[1] in bounces:
+                        skip.add(index)
+        shared: dict[int, list[int]] = {}
+        told_balances = [i for i in balances if i not in skip]
+        if len(told_balances) > 1 and len({entries[i].players[0] for i in told_balances}) > 1:
+            groups: dict[tuple, list[int]] = {}
+            for index in told_balances:
+                d = entries[index].data
+                groups.setdefault((d["reason"], _amount_key(d["amount"]), d["currency"]), []).append(index)
+            shared = {indices[0]: indices for indices in groups.values()
+                      if len({entries[i].players[0] for i in indices}) > 1}
+            for indices in shared.values():
+                skip.update(indices[1:])
+        implosions = by_type.get("implosion", [])
         skip.update(implosions[1:])
 
-        # one player's orders played one after another: one sentence
+        # one player's orders played one after another: one sentence (a single order is its own line)
         played: dict[int, list[str]] = {}
-        first = None
-        for index, entry in enumerate(entries):
-            if index in skip:
-                continue
-            if entry.type == "order" and entry.data.get("outcome", "played") == "played":
-                if first is not None and entries[first].players == entry.players:
-                    played[first].append(entry.data["order"])
-                    skip.add(index)
+        if len(orders) > 1:
+            first = None
+            for index, entry in enumerate(entries):
+                if index in skip:
                     continue
-                first = index
-                played[index] = [entry.data["order"]]
-            else:
-                first = None
+                if entry.type == "order" and entry.data.get("outcome", "played") == "played":
+                    if first is not None and entries[first].players == entry.players:
+                        played[first].append(entry.data["order"])
+                        skip.add(index)
+                        continue
+                    first = index
+                    played[index] = [entry.data["order"]]
+                else:
+                    first = None
 
         # a lost king is told right after the order line that took it, where there is one
         took: dict[str, int] = {}
-        for index, entry in enumerate(entries):
-            if entry.type == "order" and entry.data.get("outcome") == "captured" and index not in skip:
-                for victim in _victims(entry):
-                    took.setdefault(victim, index)
         after: dict[int, list[str]] = {}
+        if "king_lost" in by_type:
+            for index in captured:
+                if index not in skip:
+                    for victim in _victims(entries[index]):
+                        took.setdefault(victim, index)
 
         sentences = []
         for index, entry in enumerate(entries):
             if index in skip:
                 continue
-            if entry.type == "king_lost":
+            kind = entry.type
+            if kind == "king_lost":
                 capture = self.capture_of(entry.players[0], tuple(entry.data["at"]))
                 later = took.get(_piece_words(capture)) if capture is not None else None
                 if later is not None and later > index:
                     after.setdefault(later, []).append(self.king_lost(entry))
                     continue
             if index in played and len(played[index]) > 1:
-                orders = played[index]
-                sentences.append(f"{self.subject(entry.players[0], _and(orders))} were played.")
+                sentences.append(f"{self.subject(entry.players[0], _and(played[index]))} were played.")
             elif index in shared:
                 sentences.append(self.shared_balance([entries[i] for i in shared[index]]))
-            elif entry.type == "implosion":
-                sentences.append(_implosions([tuple(entries[i].data["at"]) for i in implosions]))
-            elif entry.type == "order":
+            elif kind == "order":
                 sentences.append(self.order(entry, rewards.get(index, {})))
-            elif entry.type == "fallback":
+            elif kind == "implosion":
+                sentences.append(_implosions([tuple(entries[i].data["at"]) for i in implosions]))
+            elif kind == "fallback":
                 sentences.append(self.fallback(entry))
-            elif entry.type == "king_lost":
+            elif kind == "king_lost":
                 sentences.append(self.king_lost(entry))
             else:
-                sentence = _SENTENCES.get(entry.type, _generic)(entry, reader)
+                sentence = _SENTENCES.get(kind, _generic)(entry, reader)
                 if sentence:
                     sentences.append(sentence)
-            sentences += after.pop(index, [])
+            if after:
+                sentences += after.pop(index, [])
         return sentences
 
     def subject(self, player: str, order: str) -> str:
@@ -374,9 +424,9 @@ class _Story:
         order = d["order"]
         outcome = d.get("outcome", "played")
         subject = self.subject(player, order)
-        move = _move_of(order)
         if outcome == "played":
             return f"{subject} was played."
+        move = _move_of(order)
         if outcome == "captured":
             parts = []
             for victim in _victims(entry):
@@ -461,8 +511,35 @@ def _found(subject: str, square: Square | None) -> str:
 
 def _signed(entry: Entry) -> str:
     """A balance entry's change: ``+1 health``, ``-8 health``, ``+1 point``."""
-    amount = entry.data["amount"]
-    return f"{'+' if amount >= 0 else '-'}{format_amount(abs(amount))} {_currency(entry.data['currency'], amount)}"
+    return _change(entry.data["amount"], entry.data["currency"])
+
+
+def _change(amount, currency: str) -> str:
+    """``+1 health``, ``-2.5 points``: the sign, ``format_amount`` of the size and the currency's form
+    for it. Whole numbers and halves, nearly every amount, are written from the Fraction's numerator
+    and denominator (the arithmetic of Fractions is Python code: a report writes thousands)."""
+    kind = type(amount)
+    if kind is Fraction:
+        numerator, denominator = amount.numerator, amount.denominator
+    elif kind is int:
+        numerator, denominator = amount, 1
+    else:
+        denominator = 0
+    if denominator == 1 or denominator == 2:
+        size = -numerator if numerator < 0 else numerator
+        words = str(size) if denominator == 1 else f"{size // 2}.5"
+        if size == 1 and denominator == 1 and currency.endswith("s"):
+            currency = currency[:-1]
+        return f"{'+' if numerator >= 0 else '-'}{words} {currency}"
+    return f"{'+' if amount >= 0 else '-'}{format_amount(abs(amount))} {_currency(currency, amount)}"
+
+
+def _amount_key(amount):
+    """``amount`` as a key equal to it, with the same hash: a whole Fraction as its integer (a
+    Fraction's hash is Python code; the public report groups a thousand balance changes)."""
+    if type(amount) is Fraction and amount.denominator == 1:
+        return amount.numerator
+    return amount
 
 
 def _currency(currency: str, amount) -> str:
@@ -534,10 +611,7 @@ def _annihilation(entry: Entry, reader: str | None) -> str:
 
 def _balance(entry: Entry, reader: str | None) -> str:
     d = entry.data
-    amount = d["amount"]
-    sign = "+" if amount >= 0 else "-"
-    return (f"{_who(entry.players[0], reader)}: {sign}{_amount(abs(amount))} {_currency(d['currency'], amount)} "
-            f"({_yours(d['reason'], reader)}).")
+    return f"{_who(entry.players[0], reader)}: {_change(d['amount'], d['currency'])} ({_yours(d['reason'], reader)})."
 
 
 def _simple(template: str):
