@@ -67,8 +67,10 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
     events = [e for e in report.entries if e.type in EVENT_ENTRIES]
     if events:
         drafts.append(Draft("events", cited(render(events, None, number), rulebook), None, "events.md"))
-    drafts.append(Draft("report", cited(report.text(), rulebook), None, "report.md"))
     told = report.context()      # whose piece dodged, who shared a capture: read once for every player
+    # report.text(), told with the context just read rather than a second one of the same entries
+    drafts.append(Draft("report", cited(render(report.public(), None, number, context=told), rulebook), None,
+                        "report.md"))
     concerning = entries_by_player(report)
     for name in sorted(user_ids):
         own = concerning.get(name)
