@@ -199,21 +199,25 @@ def _piece_words(entry: Entry) -> str:
 class Context:
     """What a list of entries says about who did what: the moves by origin and by target, the
     captures (by the captured piece's owner and square), annihilations, and the players who left
-    (eliminated, resigned: no respawn to promise them)."""
+    (eliminated, resigned: no respawn to promise them).
+
+    The moves are read the first time a sentence asks for them (a dodge, a fallback): an update of
+    a thousand orders where nothing dodged never reads them."""
+
+    __slots__ = ("_orders", "_moves_from", "_moves_to", "captured", "captures_of", "annihilated", "gone")
 
     def __init__(self, entries: Iterable[Entry]) -> None:
-        self.moves_from: dict[Square, list[tuple[str, Square]]] = {}
-        self.moves_to: dict[Square, list[tuple[str, Square]]] = {}
+        self._orders: list[Entry] = []
+        self._moves_from: dict[Square, list[tuple[str, Square]]] | None = None
+        self._moves_to: dict[Square, list[tuple[str, Square]]] | None = None
         self.captured: dict[tuple[str | None, Square], Entry] = {}
         self.captures_of: dict[str, list[Entry]] = {}     # by the piece's words ("Ada's king on (1,6)")
         self.annihilated: set[Square] = set()
         self.gone: set[str] = set()
         for entry in entries:
-            if entry.type == "order" and entry.players:
-                move = _move_of(str(entry.data.get("order", "")))
-                if move is not None:
-                    self.moves_from.setdefault(move[0], []).append((entry.players[0], move[1]))
-                    self.moves_to.setdefault(move[1], []).append((entry.players[0], move[0]))
+            if entry.type == "order":
+                if entry.players:
+                    self._orders.append(entry)
             elif entry.type == "capture":
                 self.captured.setdefault((entry.data.get("owner"), tuple(entry.data["at"])), entry)
                 self.captures_of.setdefault(_piece_words(entry), []).append(entry)
@@ -224,6 +228,30 @@ class Context:
             elif entry.type == "army":
                 self.gone.add(entry.data["victim"])
 
+    @property
+    def moves_from(self) -> dict[Square, list[tuple[str, Square]]]:
+        """(player, target) of the moves, by origin."""
+        if self._moves_from is None:
+            self._read_moves()
+        return self._moves_from
+
+    @property
+    def moves_to(self) -> dict[Square, list[tuple[str, Square]]]:
+        """(player, origin) of the moves, by target."""
+        if self._moves_to is None:
+            self._read_moves()
+        return self._moves_to
+
+    def _read_moves(self) -> None:
+        moves_from: dict[Square, list[tuple[str, Square]]] = {}
+        moves_to: dict[Square, list[tuple[str, Square]]] = {}
+        for entry in self._orders:
+            move = _move_of(str(entry.data.get("order", "")))
+            if move is not None:
+                moves_from.setdefault(move[0], []).append((entry.players[0], move[1]))
+                moves_to.setdefault(move[1], []).append((entry.players[0], move[0]))
+        self._moves_from, self._moves_to = moves_from, moves_to
+
 
 class _Story:
     """One rendering of a list of entries: which entries another sentence already tells, which are
@@ -231,7 +259,7 @@ class _Story:
 
     def __init__(self, entries: list[Entry], reader: str | None, context: Context) -> None:
         self.entries, self.reader = entries, reader
-        self.moves_from, self.gone = context.moves_from, context.gone
+        self.gone = context.gone
         self.context = context
 
     # ------------------------------------------------------------------ who did what
@@ -260,7 +288,7 @@ class _Story:
                 owner, origin = movers[0]
                 return origin, f"{self.whose(owner)} {kind} dodged to {to}"
             return None, f"the {kind} dodged to {to}"
-        movers = sorted({p for p, _ in self.moves_from.get(target, ()) if p != attacker}) if target else []
+        movers = sorted({p for p, _ in self.context.moves_from.get(target, ()) if p != attacker}) if target else []
         if len(movers) == 1:
             return target, f"{self.whose(movers[0])} {kind} had left"
         return target, f"the {kind} had left"

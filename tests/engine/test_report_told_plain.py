@@ -151,6 +151,19 @@ class PlainStory(_Story):
         return sentences
 
 
+def plain_moves(entries: list[Entry]) -> tuple[dict, dict]:
+    """The Context's moves by origin and by target, read when it was made, as they were."""
+    moves_from: dict = {}
+    moves_to: dict = {}
+    for entry in entries:
+        if entry.type == "order" and entry.players:
+            move = plain_move_of(str(entry.data.get("order", "")))
+            if move is not None:
+                moves_from.setdefault(move[0], []).append((entry.players[0], move[1]))
+                moves_to.setdefault(move[1], []).append((entry.players[0], move[0]))
+    return moves_from, moves_to
+
+
 def both_ways(entries: list[Entry], reader: str | None, context: Context) -> tuple[list[str], list[str]]:
     return _Story(entries, reader, context).told(), PlainStory(entries, reader, context).told()
 
@@ -159,6 +172,7 @@ def assert_told_alike(report: Report) -> int:
     """Every text an update tells from ``report``, the quick way and the plain way; how many."""
     public = report.public()
     context = Context(public)
+    assert (context.moves_from, context.moves_to) == plain_moves(public)   # read when first asked
     told = 0
     quick, plain = both_ways(public, None, context)
     assert quick == plain
@@ -177,6 +191,9 @@ def assert_told_alike(report: Report) -> int:
 def test_every_scenarios_report_is_told_as_the_plain_way_tells_it(path):
     report = run_scenario(load_scenario(path)).report
     assert_told_alike(report)
+    for name in sorted({p for e in report.entries for p in e.players}):      # the moves asked before the texts
+        context = Context(report.for_player(name))
+        assert (context.moves_to, context.moves_from) == plain_moves(report.for_player(name))[::-1]
     assert report.to_json_text() == json.dumps(report.to_json(), sort_keys=True)
 
 
