@@ -253,6 +253,12 @@ class Context:
         self._moves_from, self._moves_to = moves_from, moves_to
 
 
+#: the types whose entries told() may leave out or tell together with others (with the orders that
+#: captured and the balance changes of several players)
+_TOGETHER = frozenset({"capture", "fallback", "bounce", "implosion", "king_lost"})
+_NO_REWARDS: dict[str, list[str]] = {}
+
+
 class _Story:
     """One rendering of a list of entries: which entries another sentence already tells, which are
     told together, and what the context says about whose pieces moved."""
@@ -317,6 +323,12 @@ class _Story:
                 indices.append(index)
         orders = by_type.get("order", ())
         balances = by_type.get("balance", ())
+        if _TOGETHER.isdisjoint(by_type) and len(orders) <= 1 and (
+                len(balances) <= 1 or len({entries[i].players[0] for i in balances}) == 1) and (
+                not orders or entries[orders[0]].data.get("outcome") != "captured"):
+            # nothing that another sentence tells or that is told together (most private reports):
+            # each entry its own sentence, as the steps below would find
+            return self._each(entries)
         skip: set[int] = set()
         rewards: dict[int, dict[str, list[str]]] = {}       # order entry -> victim -> its rewards' words
         captured = [i for i in orders if entries[i].data.get("outcome") == "captured"]
@@ -428,7 +440,7 @@ class _Story:
             elif index in shared:
                 sentences.append(self.shared_balance([entries[i] for i in shared[index]]))
             elif kind == "order":
-                sentences.append(self.order(entry, rewards.get(index, {})))
+                sentences.append(self.order(entry, rewards.get(index, _NO_REWARDS)))
             elif kind == "implosion":
                 sentences.append(_implosions([tuple(entries[i].data["at"]) for i in implosions]))
             elif kind == "fallback":
@@ -441,6 +453,17 @@ class _Story:
                     sentences.append(sentence)
             if after:
                 sentences += after.pop(index, [])
+        return sentences
+
+    def _each(self, entries: list[Entry]) -> list[str]:
+        sentences = []
+        for entry in entries:
+            if entry.type == "order":
+                sentences.append(self.order(entry, _NO_REWARDS))
+            else:
+                sentence = _SENTENCES.get(entry.type, _generic)(entry, self.reader)
+                if sentence:
+                    sentences.append(sentence)
         return sentences
 
     def subject(self, player: str, order: str) -> str:
