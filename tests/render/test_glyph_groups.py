@@ -1,10 +1,10 @@
-"""Issue 25: glyphs blended one by one, and groups of overlapping glyphs kept, give the pixels of one
-coverage for the whole text (bot/render/glyphs.py).
+"""Issue 25: a text blended word by word, each word's coverage kept, gives the pixels of one coverage
+for the whole text (bot/render/glyphs.py).
 
 The plain path, written out here as glyphs.py drew before: every glyph of the text combined into
-one coverage, then the ink blended through it once. Glyphs whose boxes overlap nothing are blended
-straight from their bitmaps and overlapping ones from a kept group; whatever was drawn before (the
-same pairs at other offsets, other faces, a full store of groups let go) the picture is the one the
+one coverage, then the ink blended through it once. Each word's glyphs are combined once and kept
+by the word and the pen's fraction of a pixel where it begins; whatever was drawn before (the same
+words at other offsets, other faces, a full store of words let go) the picture is the one the
 plain path and ``ImageDraw.text`` give.
 """
 
@@ -74,30 +74,45 @@ def test_random_texts_match_the_plain_path_and_pillow(make, size):
         assert drawn(face, text) == drawn(face, text, by=None), text
 
 
-def test_kept_groups_give_the_same_pixels_at_other_offsets_faces_and_after_being_let_go(monkeypatch):
-    """The same overlapping pairs (``er``, ``--``, ``Te``) met again at other pen positions, in
-    another face, and after the store of groups was emptied: the plain path's pixels each time."""
-    monkeypatch.setattr(glyphs, "MAX_GROUPS", 5)
-    words = ["Player", "---", "Ter", "er--Te", " Teller", "x--xTe", "Player0001 --- Health"]
+def test_kept_words_give_the_same_pixels_at_other_offsets_faces_and_after_being_let_go(monkeypatch):
+    """The same words (with overlapping pairs: ``er``, ``--``, ``Te``) met again after prefixes that
+    leave the pen at other fractions of a pixel, in another face, and after the store of words was
+    partly let go: the plain path's pixels each time."""
+    monkeypatch.setattr(glyphs, "MAX_WORDS", 8)
+    words = ["Player", "---", "Ter", "er--Te", " Teller", "x--xTe", "Player0001 --- Health", "(Blue/Coral):"]
     for face in (font(20), bold_font(20), font(13)):
-        for prefix in ("", "i", "ii", "W", "1.5 "):         # other offsets of the same pairs
+        for prefix in ("", "i", "ii", "W", "1.5 ", "12. ", "123. "):         # other fractions of the same words
             for word in words:
                 text = prefix + word
                 assert drawn(face, text) == plain(face, text), (face.size, text)
-                assert drawn(face, text) == plain(face, text), (face.size, text)     # the group kept
-    assert 0 < len(glyphs._face(font(13)).groups) <= 5
+                assert drawn(face, text) == plain(face, text), (face.size, text)     # the words kept
+    kept = glyphs._face(font(13)).words
+    assert 0 < len(kept) <= 8
+
+
+def test_a_word_at_a_fraction_is_kept_once_and_drawn_the_same_wherever_it_stands():
+    """A name after ranks of the same number of digits begins at the same fraction of a pixel: its
+    coverage is made once, and blended at each place gives the plain path's pixels."""
+    face = bold_font(20)
+    state = glyphs._face(face)
+    texts = [f"{rank}. Player0042" for rank in (101, 245, 999, 100, 512)]
+    for text in texts:
+        for xy in ((6, 8), (11, 3)):
+            assert drawn(face, text, xy) == plain(face, text, xy), (text, xy)
+    assert len([key for key in state.words if key[0] == "Player0042"]) == 1
 
 
 def test_a_glyph_reaching_back_over_an_earlier_one_is_drawn_as_the_plain_path_draws_it(monkeypatch):
-    """No glyph of DejaVu Sans reaches back over the glyph before the one before it; one made to
-    (a bearing far to the left) has the whole text combined first, as the plain path does."""
+    """No glyph of DejaVu Sans reaches back over the word before it; one made to (a bearing far to
+    the left) has its word, or the whole text, combined as the plain path does."""
     face = font(20)
     state = glyphs._face(face)
     state.learn("abc|")
     real = dict(state.glyphs)
     mask, x, y, width, height, advance, char = real["|"]
     monkeypatch.setitem(state.glyphs, "|", (mask, x - 25, y, width, height, advance, char))
-    for text in ("abc|", "ab|c", "a|", "|abc", "abc abc|"):
+    state.words.clear()
+    for text in ("abc|", "ab|c", "a|", "|abc", "abc abc|", "abc |", "abc | abc", "ab  |c"):
         assert drawn(face, text) == plain(face, text), text
 
 
