@@ -77,12 +77,12 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
         if own:
             drafts.append(Draft("private_report", cited(render(own, name, number, context=told), rulebook), None,
                                 f"{name}.md", user_ids[name]))
-    picture = health.result()
+    picture = health.png()
     if isinstance(board, Future):
         board = board.result()
     return [
         Draft("board", f"**{game_name}**: the board after update {number}.", board.png, "board.png"),
-        Draft("health_image", f"{panel.title} after update {number}.", picture.png, "health.png"),
+        Draft("health_image", f"{panel.title} after update {number}.", picture, "health.png"),
         Draft("health_text", standings, None, "health.txt"),
         *drafts,
     ]

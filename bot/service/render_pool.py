@@ -21,8 +21,10 @@ module again, so a script that resolves such a game keeps its work under
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
+import pickle
 import sys
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -31,8 +33,7 @@ from PIL import Image
 
 from bot.engine.state import GameState
 from bot.engine.variants import StandingsPanel
-from bot.render.board import Rendered
-from bot.render.healthboard import render_health_board
+from bot.render.healthboard import keep_pictures, render_health_board
 
 __all__ = ["RenderPool", "HealthBoard", "IN_PARALLEL_FROM"]
 
@@ -59,12 +60,31 @@ KEPT_BLOCKS = 4
 
 def _set_up_worker() -> None:
     """Run in each new worker before anything else: it imports this module, and with it the
-    renderer and Pillow, before the first board is asked for; and it has Pillow keep the memory of
-    one picture for the next. A board of 1,000 rows is 49 MB of pixels: memory fresh from the
-    system costs a page fault every 4 KB, 17-20 ms of each board's 100 ms, where kept blocks are
-    filled in 1-2 ms. The worker then stays at its peak, about 100 MiB, between updates instead
-    of going back to about 50 MiB."""
+    renderer and Pillow, before the first board is asked for; and it keeps each board's picture for
+    the next (healthboard.keep_pictures), and Pillow the memory of other pictures. A board of 1,000
+    rows is 49 MB of pixels: memory fresh from the system costs a page fault every 4 KB, 15-20 ms of
+    each board, where the kept picture is filled in 1-2 ms (Pillow's kept blocks alone did not
+    last: the small pictures drawn meanwhile, new words, the PNG's bands, take and shrink them).
+    The worker then stays at its peak, about 100 MiB, between updates instead of going back to
+    about 50 MiB."""
     Image.core.set_blocks_max(KEPT_BLOCKS)
+    keep_pictures()
+    gc.freeze()       # the modules' objects, here for good: never walked again by a full collection
+
+
+def _drawn(call: bytes) -> bytes:
+    """Run in the worker: the PNG of the board whose arguments ``call`` holds, pickled. Only the
+    picture goes back (update_posts posts it; nothing reads the layout of this board: a /health
+    board is drawn where it is asked for): 1,000 rows' layout pickled and read back cost 8-10 ms.
+    The collector is paused meanwhile, the arguments read within the pause: reading the panel and
+    drawing make tens of thousands of objects, freed as they go, and the collections they set off
+    (a full one every few boards) cost 3-15 ms of each board; what is left is collected after."""
+    gc.disable()
+    try:
+        panel, roster, options = pickle.loads(call)
+        return render_health_board(panel, roster, **options).png
+    finally:
+        gc.enable()
 
 
 def _warm() -> None:
@@ -87,8 +107,8 @@ class HealthBoard:
         self._state, self._title, self._palette = state, game_title, palette
         self._future, self._pool = future, pool
 
-    def result(self) -> Rendered:
-        """The picture: the worker's, or drawn here (a small board, or the worker failed)."""
+    def png(self) -> bytes:
+        """The picture's PNG: the worker's, or drawn here (a small board, or the worker failed)."""
         if self._future is not None:
             try:
                 return self._future.result()
@@ -97,7 +117,7 @@ class HealthBoard:
                             type(exc).__name__, exc)
                 if isinstance(exc, BrokenExecutor) and self._pool is not None:
                     self._pool.discard()
-        return render_health_board(self.panel, self._state, game_title=self._title, palette=self._palette)
+        return render_health_board(self.panel, self._state, game_title=self._title, palette=self._palette).png
 
 
 class RenderPool:
@@ -130,8 +150,9 @@ class RenderPool:
             return HealthBoard(panel, state, game_title, palette)
         roster = _Roster(dict(state.players), state.update, state.length)
         try:
-            future = self._started().submit(render_health_board, panel, roster, game_title=game_title,
-                                            palette=palette)
+            call = pickle.dumps((panel, roster, dict(game_title=game_title, palette=palette)),
+                                protocol=pickle.HIGHEST_PROTOCOL)
+            future = self._started().submit(_drawn, call)
         except Exception as exc:        # a broken pool refuses new work: draw here, start afresh next time
             log.warning("the health board's worker is unavailable (%s: %s)", type(exc).__name__, exc)
             self.discard()

@@ -78,13 +78,13 @@ def test_a_killed_worker_costs_the_update_nothing_and_the_next_one_gets_a_new_wo
     panel = variant.standings_panel(new_state)
     expected = render_health_board(panel, new_state, game_title=variant.title).png
     pool.warm(len(new_state.players))
-    assert pool.health_board(panel, new_state, game_title=variant.title).result().png == expected
+    assert pool.health_board(panel, new_state, game_title=variant.title).png() == expected
     first = pool._executor
     for pid in list(first._processes):
         os.kill(pid, signal.SIGKILL)
     # the dead worker's job, or the broken pool's refusal: drawn here all the same
-    assert pool.health_board(panel, new_state, game_title=variant.title).result().png == expected
-    drawn = pool.health_board(panel, new_state, game_title=variant.title).result().png
+    assert pool.health_board(panel, new_state, game_title=variant.title).png() == expected
+    drawn = pool.health_board(panel, new_state, game_title=variant.title).png()
     assert drawn == expected
     assert pool._executor is not None and pool._executor is not first
 
@@ -110,9 +110,9 @@ def test_a_drawing_that_fails_fails_the_same_here_and_keeps_the_worker(large, po
     pool.warm(len(new_state.players))
     worker = pool._executor
     with pytest.raises(ValueError, match="unknown palette"):
-        pool.health_board(panel, new_state, game_title=variant.title, palette="sepia").result()
+        pool.health_board(panel, new_state, game_title=variant.title, palette="sepia").png()
     assert pool._executor is worker
-    assert pool.health_board(panel, new_state, game_title=variant.title).result().png == \
+    assert pool.health_board(panel, new_state, game_title=variant.title).png() == \
         render_health_board(panel, new_state, game_title=variant.title).png
 
 
@@ -130,5 +130,5 @@ def test_the_worker_keeps_pillow_s_memory_and_draws_each_board_as_this_process_d
     assert pool._executor.submit(Image.core.get_blocks_max).result() == render_pool.KEPT_BLOCKS > 0
     for drawn in (new_state, other, state, new_state):
         panel = variant.standings_panel(drawn)
-        assert pool.health_board(panel, drawn, game_title=variant.title).result().png == \
+        assert pool.health_board(panel, drawn, game_title=variant.title).png() == \
             render_health_board(panel, drawn, game_title=variant.title).png
