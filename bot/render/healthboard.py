@@ -446,10 +446,14 @@ def _event_width(event: PanelEvent, s: float) -> int:
 
 
 def _plan(panel: StandingsPanel, entries: list[tuple[int, str]], scale: float, measured: bool = True) -> dict:
-    """The layout at ``scale``. Not ``measured``: the rows' texts and the footer are left out, so the
-    width and the height are at most those of the layout (a scale at which even these do not fit
-    is passed over without measuring 1,000 rows)."""
-    shown = [panel.rows[index] for index, _ in entries if index >= 0] if measured else []
+    """The layout at ``scale``. Not ``measured``: of the rows' texts only the longest line (in
+    characters) is measured, and the footer is left out, so the width and the height are at most
+    those of the layout (a scale at which even these do not fit is passed over without measuring
+    1,000 rows; with the longest line, the board of 1,000 rows is measured at the scale it is drawn
+    at only, instead of at the one above too: 8-10 ms)."""
+    shown = [panel.rows[index] for index, _ in entries if index >= 0]
+    if not measured:
+        shown = [max(shown, key=lambda row: len(row.line))] if shown else []
     table = [row.standing for row in shown]
     outs = panel.out if measured else ()
     events, next_draw = panel.events, panel.next_event_draw

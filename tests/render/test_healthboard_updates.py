@@ -114,3 +114,27 @@ def test_a_kept_picture_of_another_size_or_still_in_use_is_not_drawn_on(keeping)
     assert render_health_board(variant.standings_panel(states[-1]), states[-1],
                                game_title=variant.title).png == expected[-1]
     assert healthboard._kept and healthboard._kept[-1] is not held
+
+
+@pytest.mark.parametrize("players", [1, 40, 300, 1000])
+def test_a_scale_passed_over_by_its_longest_line_could_not_have_fitted(players):
+    """The rough layout measures one line, the longest in characters, which may not be the widest
+    drawn (narrow "iiii" names against wide "WWW" ones): it is still at most the layout of every
+    line, so the scale chosen is the one measuring every scale in turn chooses."""
+    ruleset = load_preset("neisg")
+    rng = random.Random(players)
+    names = [rng.choice(["i" * rng.randrange(8, 24), "W" * rng.randrange(2, 9), f"P{i:04d}"]) + str(i)
+             for i in range(players)]
+    roster = [Player(n, COLOURS[i % len(COLOURS)], Fraction(rng.randrange(90))) for i, n in enumerate(names)]
+    state = GameState.build(ruleset, [dict(kind="K", owner=n, square=(i * 3, 0)) for i, n in enumerate(names)],
+                            roster, update=6)
+    panel = variant_for(ruleset).standings_panel(state)
+    entries = healthboard._entries(panel, None)
+    chosen = None
+    for scale in healthboard.SCALES:
+        rough = healthboard._plan(panel, entries, scale, measured=False)
+        exact = healthboard._plan(panel, entries, scale)
+        assert rough["width"] <= exact["width"] and rough["height"] <= exact["height"], scale
+        if chosen is None and healthboard._fits(exact):
+            chosen = scale
+    assert render_health_board(panel, state, game_title="t").layout.scale == (chosen or healthboard.SCALES[-1])
