@@ -12,7 +12,6 @@ is never taken over. So an update is never lost and never stored twice.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from contextlib import contextmanager
@@ -135,7 +134,7 @@ def prepare_update(ruleset, state: GameState, new_state: GameState, report: Repo
         health = pool.health_board(variant.standings_panel(new_state), new_state, game_title=variant.title,
                                    palette=palette)
     png = paint_board(ruleset, new_state, palette=palette).encode()
-    state_json, report_json = serialize.dumps(new_state), json.dumps(report.to_json(), sort_keys=True)
+    state_json, report_json = serialize.dumps(new_state), report.to_json_text()
     board = png
     if drawn_whole(ruleset, new_state):      # territory: its own picture, with the turn's action drawn
         board = render_game_board(ruleset, new_state, palette=palette, report=report)
