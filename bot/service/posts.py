@@ -15,7 +15,6 @@ A text that cites rules (D12, RULES 3.4) ends with where the rulebook explains t
 
 from __future__ import annotations
 
-from concurrent.futures import Future
 from dataclasses import dataclass
 
 from bot.engine.report import PUBLIC, Report, render
@@ -44,12 +43,11 @@ class Draft:
 
 def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: Report,
                  user_ids: dict[str, int], game_name: str, palette: str = "default",
-                 board: Rendered | Future | None = None, rulebook: Rulebook | None = None,
+                 board: Rendered | None = None, rulebook: Rulebook | None = None,
                  health: HealthBoard | None = None) -> list[Draft]:
     """Every post of one resolved update, in the order they should appear (``board``: the board
-    after the update, if it is drawn already, or a future of it, being written on another thread:
-    collected last; ``rulebook``: where the rules the texts cite are explained, the service's;
-    ``health``: the health board of ``after``, if it is being drawn already, by another process:
+    after the update, if it is drawn already; ``rulebook``: where the rules the texts cite are
+    explained, the service's; ``health``: the health board of ``after``, if it is being drawn already, by another process:
     its picture is collected last)."""
     rulebook = rulebook or Rulebook()
     number = report.update
@@ -78,8 +76,6 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
             drafts.append(Draft("private_report", cited(render(own, name, number, context=told), rulebook), None,
                                 f"{name}.md", user_ids[name]))
     picture = health.png()
-    if isinstance(board, Future):
-        board = board.result()
     return [
         Draft("board", f"**{game_name}**: the board after update {number}.", board.png, "board.png"),
         Draft("health_image", f"{panel.title} after update {number}.", picture, "health.png"),
