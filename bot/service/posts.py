@@ -47,8 +47,8 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
                  health: HealthBoard | None = None) -> list[Draft]:
     """Every post of one resolved update, in the order they should appear (``board``: the board
     after the update, if it is drawn already; ``rulebook``: where the rules the texts cite are
-    explained, the service's; ``health``: the health board of ``after``, if it is being drawn already, by another process:
-    its picture is collected last)."""
+    explained, the service's; ``health``: the health board of ``after``, if it is being drawn
+    already, by another process: its picture is collected last)."""
     rulebook = rulebook or Rulebook()
     number = report.update
     variant = variant_for(ruleset)
