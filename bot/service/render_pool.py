@@ -33,7 +33,7 @@ from PIL import Image
 
 from bot.engine.state import GameState
 from bot.engine.variants import StandingsPanel
-from bot.render.healthboard import keep_pictures, render_health_board
+from bot.render.healthboard import health_board_png, keep_pictures
 
 __all__ = ["RenderPool", "HealthBoard", "IN_PARALLEL_FROM"]
 
@@ -82,7 +82,7 @@ def _drawn(call: bytes) -> bytes:
     gc.disable()
     try:
         panel, roster, options = pickle.loads(call)
-        return render_health_board(panel, roster, **options).png
+        return health_board_png(panel, roster, **options)
     finally:
         gc.enable()
 
@@ -117,7 +117,7 @@ class HealthBoard:
                             type(exc).__name__, exc)
                 if isinstance(exc, BrokenExecutor) and self._pool is not None:
                     self._pool.discard()
-        return render_health_board(self.panel, self._state, game_title=self._title, palette=self._palette).png
+        return health_board_png(self.panel, self._state, game_title=self._title, palette=self._palette)
 
 
 class RenderPool:
@@ -144,7 +144,7 @@ class RenderPool:
 
     def health_board(self, panel: StandingsPanel, state: GameState, *, game_title: str,
                      palette: str = "default") -> HealthBoard:
-        """Start drawing ``panel``'s health board (see :func:`render_health_board`): in the worker
+        """Start drawing ``panel``'s health board (see :func:`~bot.render.healthboard.render_health_board`): in the worker
         for a large board, else when its result is asked for."""
         if len(panel.rows) < IN_PARALLEL_FROM:
             return HealthBoard(panel, state, game_title, palette)

@@ -84,6 +84,16 @@ def test_a_games_boards_update_after_update_are_the_plain_paths(preset, players,
     assert healthboard._kept, "the picture was kept for the next board"
 
 
+def test_the_png_without_the_layout_is_the_boards_png():
+    ruleset = load_preset("neisg")
+    variant = variant_for(ruleset)
+    for state in _states(ruleset, 90, 2, seed=9):
+        panel = variant.standings_panel(state)
+        for palette in ("default", "colourblind"):
+            assert _pixels(healthboard.health_board_png(panel, state, game_title=variant.title, palette=palette)) \
+                == _pixels(render_health_board(panel, state, game_title=variant.title, palette=palette).png)
+
+
 def test_a_store_of_words_let_go_within_a_board_changes_no_pixel(keeping, monkeypatch):
     monkeypatch.setattr(glyphs, "MAX_WORDS", 40)
     ruleset = load_preset("neisg")
@@ -107,12 +117,13 @@ def test_a_kept_picture_of_another_size_or_still_in_use_is_not_drawn_on(keeping)
         expected.append(render_health_board(variant.standings_panel(state), state, game_title=variant.title).png)
     healthboard._kept.clear()
     for state, png in zip(states, expected):
-        assert render_health_board(variant.standings_panel(state), state, game_title=variant.title).png == png
+        drawn = render_health_board(variant.standings_panel(state), state, game_title=variant.title).png
+        assert _pixels(drawn) == _pixels(png)
     held = healthboard._canvas(Image.open(BytesIO(expected[-1])).size)      # taken, as a board being drawn
     ImageDraw.Draw(held).rectangle((0, 0, 50, 50), fill=(1, 2, 3))
     assert not healthboard._kept
-    assert render_health_board(variant.standings_panel(states[-1]), states[-1],
-                               game_title=variant.title).png == expected[-1]
+    drawn = render_health_board(variant.standings_panel(states[-1]), states[-1], game_title=variant.title).png
+    assert _pixels(drawn) == _pixels(expected[-1])
     assert healthboard._kept and healthboard._kept[-1] is not held
 
 
