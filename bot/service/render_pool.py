@@ -1,7 +1,7 @@
 """A large game's health board drawn in another process, while this one prepares the rest of the update.
 
 An update of 1,000 players spent about half a second drawing its health board (1,000 rows of text
-and its PNG; now 0.1 s of the worker's CPU, the panel's and the picture's passage included) and as
+and its PNG; now about 80 ms of the worker's CPU, the panel's and the picture's passage included) and as
 long again drawing the board, encoding the new state and writing the reports.
 In one process these run one after the other, whatever the cores (the interpreter lock); here the
 health board goes to a worker process as soon as the engine is done, the rest is made meanwhile,
@@ -39,7 +39,7 @@ __all__ = ["RenderPool", "HealthBoard", "IN_PARALLEL_FROM"]
 
 log = logging.getLogger(__name__)
 
-#: a health board of this many rows or more is drawn by the worker (1,000 rows: about 0.1 s)
+#: a health board of this many rows or more is drawn by the worker (1,000 rows: about 80 ms of its CPU)
 IN_PARALLEL_FROM = 200
 
 
@@ -99,7 +99,7 @@ def _context():
 
 
 class HealthBoard:
-    """A health board on its way: the panel it shows, and its picture (:meth:`result`)."""
+    """A health board on its way: the panel it shows, and its picture (:meth:`png`)."""
 
     def __init__(self, panel: StandingsPanel, state: GameState | _Roster, game_title: str, palette: str,
                  future: Future | None = None, pool: "RenderPool | None" = None) -> None:
@@ -145,7 +145,7 @@ class RenderPool:
     def health_board(self, panel: StandingsPanel, state: GameState, *, game_title: str,
                      palette: str = "default") -> HealthBoard:
         """Start drawing ``panel``'s health board (see :func:`~bot.render.healthboard.render_health_board`): in the worker
-        for a large board, else when its result is asked for."""
+        for a large board, else when its PNG is asked for."""
         if len(panel.rows) < IN_PARALLEL_FROM:
             return HealthBoard(panel, state, game_title, palette)
         roster = _Roster(dict(state.players), state.update, state.length)
