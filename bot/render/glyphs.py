@@ -126,7 +126,7 @@ def _word(face: _Face, word: str, fraction: int) -> tuple:
         found = (core, left, top, max([x + glyph[3] for glyph, x in placed]))
     words = face.words
     if len(words) >= MAX_WORDS:
-        for key in list(islice(words, MAX_WORDS // 4)):
+        for key in list(islice(words, len(words) - MAX_WORDS * 3 // 4)):    # the oldest, to three quarters
             del words[key]
     words[(word, fraction)] = found
     return found
