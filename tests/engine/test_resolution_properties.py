@@ -615,28 +615,36 @@ def test_affected_pieces_find_every_change_of_attack_and_see_only_real_attacks(s
     stayed and whose being attacked changed between P0 and the final position is among the
     affected ones (the pieces an angel protects before or after are left out: their state is
     `none` whatever attacks them, and a change of protection is found by checks.changed_squares)."""
+    for current, orders, seed, update in _before_check_states(sequence):
+        p0 = update.p0_position
+        final = position_for(NEISG, update.new_state())
+        changed, protection = checks.changed_squares(p0, final, update.changed)
+        affected, seen_attacked = checks.affected_pieces(p0, final, changed, update.arrivals)
+        note = game_summary(current, orders, seed)
+        for piece in final.board:
+            if piece.id in seen_attacked:
+                assert _attacked_by_brute_force(final, piece), (piece, note)
+            before = current.board.get(piece.id) if piece.id in current.board else None
+            if (before is None or before.square != piece.square or piece.id in update.arrivals
+                    or piece.owner is None or piece.energy or p0.protected(before) or final.protected(piece)):
+                continue
+            if _attacked_by_brute_force(p0, before) != _attacked_by_brute_force(final, piece):
+                assert piece.id in affected | protection, (piece, note)
+
+
+def _before_check_states(sequence):
+    """Each update of ``sequence`` (a position, its updates' orders, a seed) run through every
+    step but the check states themselves, where no event changed the pieces' powers: (the position
+    before, the orders, the seed, the update so far); the position after is resolved in full."""
     state, steps, seed = sequence
     current = state
     for orders in steps:
         variant = variant_for(NEISG)
         update = variant.begin(current, orders, seed)
-        for step in variant.pipeline[:-1]:  # every step but the check states themselves
+        for step in variant.pipeline[:-1]:
             step(update)
         if not update.events_changed:
-            p0 = update.p0_position
-            final = position_for(NEISG, update.new_state())
-            changed, protection = checks.changed_squares(p0, final, update.changed)
-            affected, seen_attacked = checks.affected_pieces(p0, final, changed, update.arrivals)
-            note = game_summary(current, orders, seed)
-            for piece in final.board:
-                if piece.id in seen_attacked:
-                    assert _attacked_by_brute_force(final, piece), (piece, note)
-                before = current.board.get(piece.id) if piece.id in current.board else None
-                if (before is None or before.square != piece.square or piece.id in update.arrivals
-                        or piece.owner is None or piece.energy or p0.protected(before) or final.protected(piece)):
-                    continue
-                if _attacked_by_brute_force(p0, before) != _attacked_by_brute_force(final, piece):
-                    assert piece.id in affected | protection, (piece, note)
+            yield current, orders, seed, update
         current, _ = resolve(NEISG, current, orders, seed)
 
 
@@ -669,19 +677,11 @@ def test_changed_squares_find_every_change_of_freezing_and_protection(sequence):
     """checks.changed_squares asks only the pieces a change can reach (a zombie's move, the path
     between a zombie and its prey, a witch's neighbours on that path, an angel's neighbours); the
     answer is the same as asking every piece of the board."""
-    state, steps, seed = sequence
-    current = state
-    for orders in steps:
-        variant = variant_for(NEISG)
-        update = variant.begin(current, orders, seed)
-        for step in variant.pipeline[:-1]:  # every step but the check states themselves
-            step(update)
-        if not update.events_changed:
-            p0 = update.p0_position
-            final = position_for(NEISG, update.new_state())
-            assert checks.changed_squares(p0, final, update.changed) == _changed_squares_by_brute_force(
-                p0, final, update.changed), game_summary(current, orders, seed)
-        current, _ = resolve(NEISG, current, orders, seed)
+    for current, orders, seed, update in _before_check_states(sequence):
+        p0 = update.p0_position
+        final = position_for(NEISG, update.new_state())
+        assert checks.changed_squares(p0, final, update.changed) == _changed_squares_by_brute_force(
+            p0, final, update.changed), game_summary(current, orders, seed)
 
 
 EFFECT_PALETTE = ["Z", "Z", "Z", "W", "W", "An", "An", "R", "B", "Q", "N", "P", "S", "K", "O"]
