@@ -126,8 +126,10 @@ def _word(face: _Face, word: str, fraction: int) -> tuple:
         found = (core, left, top, max([x + glyph[3] for glyph, x in placed]))
     words = face.words
     if len(words) >= MAX_WORDS:
-        for key in list(islice(words, len(words) - MAX_WORDS * 3 // 4)):    # the oldest, to three quarters
-            del words[key]
+        # the oldest, to three quarters; pop, not del: a board drawn on another thread (/health
+        # while an update renders) may be letting the same words go at the same moment
+        for key in list(islice(words, len(words) - MAX_WORDS * 3 // 4)):
+            words.pop(key, None)
     words[(word, fraction)] = found
     return found
 
