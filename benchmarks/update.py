@@ -189,8 +189,9 @@ async def run(players: int, pieces: int, rounds: int, folder: str, store_url: st
         show(f"median of {rounds}", median)
         await after_restart(store, game_id, user_ids)
         ratio = median["total"] / median["engine"]
-        print(f"  goal (1,000 players): end to end at most 2 x the engine: {'met' if ratio <= 2 else 'NOT met'} "
-              f"({ratio:.1f} x); loop blocked at most 50 ms: {'met' if median['block'] <= 0.05 else 'NOT met'}")
+        if players >= 1_000:    # the goal is the large game's; a small one's update is mostly fixed costs
+            print(f"  goal (1,000 players): end to end at most 2 x the engine: {'met' if ratio <= 2 else 'NOT met'} "
+                  f"({ratio:.1f} x); loop blocked at most 50 ms: {'met' if median['block'] <= 0.05 else 'NOT met'}")
     finally:
         await store.close()
 
