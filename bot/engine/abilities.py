@@ -28,11 +28,11 @@ __all__ = ["position_for", "rebased", "lifted", "AbilityEffects", "WITCH_TRIALS"
 WITCH_TRIALS = "Witch Trials"
 
 _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
-#: after this many squares asked about, a position maps every square next to a witch at once (a
-#: whole update asks about tens of thousands; one order's validation about a few)
-_WITCH_ZONE_AFTER = 256
-#: ... and only after several times as many squares as there are witches (see _zone_after)
-_WITCH_ZONE_PER_WITCH = 4
+#: after this many squares asked about, a position has its board keep the index of the pieces next
+#: to each witch (Board.keep_near: made once in the number of witches, then carried from board to
+#: board by the game's updates); before, it looks around each square (one order's check asks about
+#: a few)
+_WITCH_INDEX_AFTER = 256
 
 
 class AbilityEffects:
@@ -48,19 +48,18 @@ class AbilityEffects:
         self.board = position.board
         self.witch_trials = witch_trials
         if like is not None:  # the same ruleset: its kinds with abilities are known
-            self.zombies, self.witches, self.transparents, self.angels = (
-                like.zombies, like.witches, like.transparents, like.angels)
+            self.zombies, self.witches, self.transparents, self.angels, self.witch_letters = (
+                like.zombies, like.witches, like.transparents, like.angels, like.witch_letters)
         else:
             kinds = ruleset.pieces.values()
             self.zombies = {k.letter: k for k in kinds if k.has("zombie")}
             self.witches = {k.letter for k in kinds if k.has("witch")}
             self.transparents = {k.letter for k in kinds if k.has("transparent") or k.has("witch") or k.has("spirit")}
             self.angels = {k.letter for k in kinds if k.has("angel")}
+        self.witch_letters = frozenset(self.witches)
         self._frozen: dict[int, bool] = {}
         self._passable: dict[Square, bool] = {}
         self._witches_near: dict[Square, tuple[Piece, ...]] = {}
-        self._witch_zone: set[Square] | None = None   # every square next to an active witch
-        self._zone_threshold: int | None = None
 
     def _same_side(self, a: Piece, b: Piece) -> bool:
         return a.owner is not None and b.owner is not None and not self.position.enemies(a.owner, b.owner)
@@ -98,39 +97,23 @@ class AbilityEffects:
         return bool(self.witches) and bool(self._witches_next_to(square))
 
     def _witches_next_to(self, square: Square) -> tuple[Piece, ...]:
-        """The active witches next to a square: eight lookups, memoised per square. Local on
-        purpose: a position is built for every order a player sends, so nothing here may scan
-        the board."""
+        """The active witches next to a square, memoised per square: from the board's index of the
+        witches' neighbours when it keeps one, else eight lookups around the square. Local on
+        purpose: a position is built for every order a player sends, so nothing here may scan the
+        board; only a position asked about _WITCH_INDEX_AFTER squares has its board make the index,
+        once for the game's later boards too (a whole update asks about tens of thousands)."""
         known = self._witches_near.get(square)
         if known is None:
-            zone = self._witch_zone
-            asked = len(self._witches_near)
-            if zone is None and asked >= _WITCH_ZONE_AFTER and asked >= self._zone_after():
-                zone = self._witch_zone = {(w.square[0] + dx, w.square[1] + dy)
-                                           for letter in self.witches for w in self.board.of_kind(letter)
-                                           if not w.disabled for dx, dy in _NEIGHBOURS}
-            if zone is not None and square not in zone:
-                known = self._witches_near[square] = ()
-                return known
-            witches = self.witches
-            known = self._witches_near[square] = tuple(
-                piece for piece in self.board.around(square, _NEIGHBOURS) if piece.kind in witches and not piece.disabled)
+            board, letters = self.board, self.witch_letters
+            near = board.near(letters, square)
+            if near is None and len(self._witches_near) >= _WITCH_INDEX_AFTER:
+                board.keep_near(letters)
+                near = board.near(letters, square)
+            if near is None:
+                witches = self.witches
+                near = [p for p in board.around(square, _NEIGHBOURS) if p.kind in witches]
+            known = self._witches_near[square] = tuple(p for p in near if not p.disabled)
         return known
-
-    def _zone_after(self) -> int:
-        """How many squares asked about make mapping every witch's neighbours worth it: a few times
-        the number of witches on the board. The map costs eight insertions a witch, where asking
-        square by square costs eight lookups a square, and the squares still to come are at best
-        as many as those asked so far; so the map is built only when the squares asked already
-        outnumber the witches several times (a full recomputation of check states asks about
-        every square). An update that asks about as many squares as there are witches (1,000
-        orders on a 500,000-piece board ask about some 34,000 squares, with 26,000 witches) keeps
-        asking square by square: its cost follows the orders, not the board. Counted once, and
-        only by a position asked about _WITCH_ZONE_AFTER squares (a lifted view counts by scanning)."""
-        if self._zone_threshold is None:
-            self._zone_threshold = max(_WITCH_ZONE_AFTER, _WITCH_ZONE_PER_WITCH * sum(
-                self.board.count_of_kind(letter) for letter in self.witches))
-        return self._zone_threshold
 
     def _next_to_witch_of(self, square: Square, mover: Piece) -> bool:
         """A piece next to a (non-disabled) witch is transparent to her side, except to her."""

@@ -8,6 +8,12 @@ number of pieces on its line, never in the distance: a rook on (-384,-12) finds 
 
 Line directions are indexed lazily: the four chess lines from the start, any other (a nightrider's
 (2,1), say) the first time a ray needs it.
+
+A board may also keep, for a set of kinds (the witches of a ruleset), which of their pieces stand
+next to each square (:meth:`Board.keep_near`, :meth:`Board.near`). It is made once, when a position
+asks about many squares, and then follows every change and passes to copies, held in blocks of 8 x 8
+squares that a copy shares until it changes them: an update carries it over from the board before
+at the cost of the squares its changes reach, not of the board.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ __all__ = ["Board", "BoardView", "Bounds"]
 Bounds = tuple[tuple[int, int], tuple[int, int]]  # ((xmin, ymin), (xmax, ymax)), inclusive
 
 _CHESS_LINES = ((1, 0), (0, 1), (1, 1), (1, -1))
+_NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+_BLOCK = 8   # the side of a block of the index of pieces next to squares (see _Near)
 _PASSING_CHECKS = frozenset({"fresh", "capturable"})   # check states that move on when the piece stays
 
 
@@ -52,10 +60,64 @@ def _line_of(step: tuple[int, int]) -> tuple[tuple[int, int], int, int, int]:
     return (ux, uy), ux, uy, length * (ux * ux + uy * uy)
 
 
+class _Near:
+    """For the pieces of some kinds, the ids of those next to each square (Chebyshev distance 1),
+    by block of _BLOCK x _BLOCK squares: block -> square -> ids. A board and its copies share the
+    blocks; ``mine`` are those this board may change in place, the others are copied the first
+    time it changes them (as the owners' dicts, see Board._take)."""
+
+    __slots__ = ("letters", "blocks", "mine")
+
+    def __init__(self, letters: frozenset[str], blocks: dict, mine: set) -> None:
+        self.letters = letters
+        self.blocks: dict[tuple[int, int], dict[Square, tuple[int, ...]]] = blocks
+        self.mine: set[tuple[int, int]] = mine
+
+    def add(self, piece: Piece) -> None:
+        x, y = piece.square
+        blocks, mine, piece_id = self.blocks, self.mine, piece.id
+        for dx, dy in _NEIGHBOURS:
+            square = (x + dx, y + dy)
+            key = (square[0] // _BLOCK, square[1] // _BLOCK)
+            block = blocks.get(key)
+            if block is None:
+                block = blocks[key] = {}
+                mine.add(key)
+            elif key not in mine:
+                block = blocks[key] = dict(block)
+                mine.add(key)
+            block[square] = block.get(square, ()) + (piece_id,)
+
+    def discard(self, piece: Piece) -> None:
+        x, y = piece.square
+        blocks, mine, piece_id = self.blocks, self.mine, piece.id
+        for dx, dy in _NEIGHBOURS:
+            square = (x + dx, y + dy)
+            key = (square[0] // _BLOCK, square[1] // _BLOCK)
+            block = blocks[key]
+            if key not in mine:
+                block = blocks[key] = dict(block)
+                mine.add(key)
+            rest = tuple(i for i in block[square] if i != piece_id)
+            if rest:
+                block[square] = rest
+            else:
+                del block[square]
+                if not block:
+                    del blocks[key]
+
+    def copy(self) -> "_Near":
+        """The same index for a copy of the board: the blocks are shared, and from now on neither
+        board may change one in place."""
+        self.mine = set()
+        return _Near(self.letters, dict(self.blocks), set())
+
+
 class Board:
     """Pieces by id, by square and by line. Mutable; :meth:`copy` before changing a shared one."""
 
-    __slots__ = ("bounds", "_pieces", "_at", "_lines", "_owned", "_kinds", "_owned_kinds", "_mine", "_transient")
+    __slots__ = ("bounds", "_pieces", "_at", "_lines", "_owned", "_kinds", "_owned_kinds", "_mine", "_transient",
+                 "_near")
 
     def __init__(self, pieces: Iterable[Piece] = (), bounds: Bounds | None = None) -> None:
         self.bounds = bounds
@@ -71,6 +133,7 @@ class Board:
         # direction -> line key -> sorted positions along the line of occupied squares (an array of
         # machine integers, see _positions)
         self._lines: dict[tuple[int, int], dict[int, "array[int] | list[int]"]] = {}
+        self._near: dict[frozenset[str], _Near] = {}                # see keep_near
         for piece in pieces:   # all at once: the line lists are sorted once, not grown square by square
             self._store(piece)
         for direction in _CHESS_LINES:
@@ -104,6 +167,33 @@ class Board:
             if here:
                 found.extend(here)
         return found
+
+    def near(self, letters: frozenset[str], square: Square) -> tuple[Piece, ...] | None:
+        """The pieces of these kinds next to a square (Chebyshev distance 1, in no set order), in one
+        lookup, or None when this board keeps no index for these kinds (see :meth:`keep_near`): ask
+        ``around``."""
+        index = self._near.get(letters)
+        if index is None:
+            return None
+        x, y = square
+        block = index.blocks.get((x // _BLOCK, y // _BLOCK))
+        ids = block.get(square) if block is not None else None
+        if not ids:
+            return ()
+        pieces = self._pieces
+        return tuple(pieces[i] for i in ids)
+
+    def keep_near(self, letters: frozenset[str]) -> None:
+        """Keep from now on which pieces of these kinds stand next to each square (:meth:`near`).
+        Made once, in the number of these pieces; then it follows every change of this board and
+        passes to its copies, so a game's later boards have it without making it again."""
+        if letters in self._near:
+            return
+        index = _Near(letters, {}, set())
+        for letter in sorted(letters):
+            for piece in self.of_kind(letter):
+                index.add(piece)
+        self._near[letters] = index   # complete before any reader sees it
 
     def owned_by(self, owner: str | None) -> list[Piece]:
         """The pieces of one owner (None: neutral pieces), without scanning the board."""
@@ -207,6 +297,10 @@ class Board:
         kinds[piece.kind] = kinds.get(piece.kind, 0) + 1
         if _is_transient(piece):
             self._transient[piece.id] = None
+        if self._near:
+            for index in self._near.values():
+                if piece.kind in index.letters:
+                    index.add(piece)
         here = self._at.get(piece.square)
         if here is None:
             self._at[piece.square] = (piece,)
@@ -228,6 +322,10 @@ class Board:
         else:
             del kinds[piece.kind]
         self._transient.pop(piece_id, None)
+        if self._near:
+            for index in self._near.values():
+                if piece.kind in index.letters:
+                    index.discard(piece)
         rest = tuple(p for p in self._at[piece.square] if p.id != piece_id)
         if rest:
             self._at[piece.square] = rest
@@ -269,6 +367,7 @@ class Board:
         other._kinds = {k: dict(ids) for k, ids in self._kinds.items()}
         other._transient = dict(self._transient)
         other._lines = {d: dict(lines) for d, lines in self._lines.items()}
+        other._near = {letters: index.copy() for letters, index in self._near.items()}
         return other
 
     def _take(self, owner: str | None) -> None:
@@ -379,6 +478,15 @@ class BoardView:
     def around(self, square: Square, offsets: Iterable[tuple[int, int]]) -> list[Piece]:
         x, y = square
         return [p for dx, dy in offsets for p in self.at((x + dx, y + dy))]
+
+    def near(self, letters: frozenset[str], square: Square) -> tuple[Piece, ...] | None:
+        found = self._board.near(letters, square)
+        if not found:
+            return found
+        return tuple(p for p in found if p.id not in self._ids and p.square != self._square)
+
+    def keep_near(self, letters: frozenset[str]) -> None:
+        self._board.keep_near(letters)
 
     def occupied(self, square: Square) -> bool:
         return bool(self.at(square))

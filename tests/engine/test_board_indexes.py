@@ -126,3 +126,67 @@ def test_a_square_of_other_numbers_than_whole_ones_keeps_its_line_walkable():
     assert board.at((2.5, 0))[0].id == 3
     board.remove(3)
     assert [s for _, s in board.occupied_along((0, 0), (1, 0))] == [(5, 0)]
+
+
+# The index of the pieces next to each square (Board.keep_near, Board.near) against looking around.
+NEAR = frozenset({"W", "R"})
+SQUARES = [(x, y) for x in range(-12, 13) for y in range(-12, 13)]   # blocks of 8 squares: several, negative too
+wide_changes = st.lists(st.tuples(st.sampled_from(["add", "remove", "move", "kind", "owner"]), st.integers(0, 60),
+                                  st.sampled_from(OWNERS), st.sampled_from(KINDS),
+                                  st.tuples(st.integers(-11, 11), st.integers(-11, 11))), max_size=40)
+
+
+def _near_by_looking(board) -> dict:
+    """For every square, the ids of the W and R pieces next to it, by asking its eight neighbours."""
+    return {s: sorted(p.id for p in board.around(s, [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy])
+                      if p.kind in NEAR) for s in SQUARES}
+
+
+def _near_by_index(board) -> dict:
+    return {s: sorted(p.id for p in board.near(NEAR, s)) for s in SQUARES}
+
+
+@settings(max_examples=150)
+@given(before=wide_changes, kept_after=wide_changes, on_copy=wide_changes, on_original=wide_changes,
+       again=wide_changes)
+def test_the_pieces_next_to_each_square_follow_every_change_and_copies_stay_apart(
+        before, kept_after, on_copy, on_original, again):
+    """The index made on a board follows its changes (adds, removals, moves, pieces that change
+    kind or owner), passes to its copies, and changes on a copy, a copy of the copy or the
+    original never show on another; the pieces it gives are the board's current ones."""
+    board, next_id = Board(), [1]
+    for change in before:
+        _apply(board, change, next_id)
+    assert board.near(NEAR, (0, 0)) is None            # no index until asked to keep one
+    board.keep_near(NEAR)
+    for change in kept_after:
+        _apply(board, change, next_id)
+    assert _near_by_index(board) == _near_by_looking(board)
+    copy = board.copy()
+    for change in on_copy:
+        _apply(copy, change, next_id)
+    second = copy.copy()
+    kept = _near_by_looking(board)
+    for change in on_original:
+        _apply(board, change, next_id)
+    kept_copy = _near_by_looking(copy)
+    for change in again:
+        _apply(second, change, next_id)
+    assert _near_by_index(copy) == kept_copy
+    for one in (board, copy, second):
+        assert _near_by_index(one) == _near_by_looking(one)
+        for square in SQUARES[::7]:
+            assert all(p is one.get(p.id) for p in one.near(NEAR, square))
+    if not on_original:
+        assert _near_by_index(board) == kept
+
+
+def test_a_view_gives_the_pieces_next_to_a_square_without_its_lifted_ones():
+    board = Board([Piece(1, "W", "Ash", (0, 0)), Piece(2, "W", "Bea", (1, 0)), Piece(3, "W", "Ash", (1, 1)),
+                   Piece(4, "K", "Ash", (0, 1)), Piece(5, "R", "Bea", (1, 1))])
+    view = BoardView(board, lifted_ids=[2], lifted_square=(1, 1))
+    assert view.near(NEAR, (0, 1)) is None
+    view.keep_near(NEAR)                                  # kept by the board under the view
+    assert sorted(p.id for p in board.near(NEAR, (0, 1))) == [1, 2, 3, 5]
+    assert [p.id for p in view.near(NEAR, (0, 1))] == [1]
+    assert view.near(NEAR, (5, 5)) == ()

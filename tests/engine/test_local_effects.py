@@ -1,9 +1,9 @@
 """The effects of RULES.md section 8 give the same answers however a position looks them up.
 
-A position asked about many squares maps every square next to a witch at once (the witch zone)
-instead of looking around each square; an update on a large board asks square by square. Both ways
-must say the same thing about every square: whether a mover could pass it, and which witches stand
-next to it.
+A position asked about many squares has its board keep an index of the witches next to each square
+(carried from board to board by the updates) instead of looking around each square. Both ways must
+say the same thing about every square: whether a mover could pass it, and which witches stand next
+to it.
 """
 
 from __future__ import annotations
@@ -41,38 +41,67 @@ def _crowded_state(seed: int) -> GameState:
 def _answers(state: GameState, squares: list) -> list:
     position = position_for(NEISG, state)
     effects = position.passable.__self__
-    return [(position.passable(s), tuple(w.id for w in effects._witches_next_to(s))) for s in squares]
+    return [(position.passable(s), sorted(w.id for w in effects._witches_next_to(s))) for s in squares]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_the_witch_zone_answers_as_looking_around_each_square(seed, monkeypatch):
+def test_the_board_s_index_of_witches_answers_as_looking_around_each_square(seed, monkeypatch):
     state = _crowded_state(seed)
     squares = [(x, y) for x in range(-22, 23) for y in range(-22, 23)]   # 2,025 squares, 300 witches
     random.Random(seed).shuffle(squares)
-    monkeypatch.setattr(abilities, "_WITCH_ZONE_AFTER", 10**9)            # never a zone
+    monkeypatch.setattr(abilities, "_WITCH_INDEX_AFTER", 10**9)           # never an index
     around_each = _answers(state, squares)
-    monkeypatch.setattr(abilities, "_WITCH_ZONE_AFTER", 16)
-    monkeypatch.setattr(abilities, "_WITCH_ZONE_PER_WITCH", 0)              # a zone after 16 squares
-    with_zone = _answers(state, squares)
-    assert with_zone == around_each
+    assert state.board.near(frozenset({"W"}), (0, 0)) is None
+    monkeypatch.setattr(abilities, "_WITCH_INDEX_AFTER", 16)              # an index after 16 squares
+    with_index = _answers(state, squares)
+    assert state.board.near(frozenset({"W"}), (0, 0)) is not None
+    assert with_index == around_each
+    assert _answers(state, squares) == around_each                       # a new position on the kept index
     assert any(passable for passable, _ in around_each) and any(not passable for passable, _ in around_each)
     assert any(witches for _, witches in around_each)
 
 
-def test_a_zone_is_built_only_once_the_squares_asked_outnumber_the_witches_several_times():
-    """With about 300 witches, a position asked about fewer than four times as many squares looks
-    around each one; asked about 2,025 squares, it maps the witches' neighbours once."""
+def test_the_index_is_made_only_once_a_position_has_asked_about_many_squares():
+    """One order's check asks about a few squares and leaves the board as it was; a position
+    asked about more than _WITCH_INDEX_AFTER squares has its board keep the index."""
     state = _crowded_state(1)
-    threshold = len(state.board.of_kind("W")) * abilities._WITCH_ZONE_PER_WITCH
     effects = position_for(NEISG, state).passable.__self__
     squares = [(x, y) for x in range(-22, 23) for y in range(-22, 23)]
-    assert threshold < len(squares)
-    for square in squares[:threshold]:
+    for square in squares[:abilities._WITCH_INDEX_AFTER]:
         effects._witches_next_to(square)
-    assert effects._witch_zone is None
-    for square in squares[threshold:]:
+    assert state.board.near(frozenset({"W"}), (0, 0)) is None
+    for square in squares[abilities._WITCH_INDEX_AFTER:]:
         effects._witches_next_to(square)
-    assert effects._witch_zone is not None
+    assert state.board.near(frozenset({"W"}), (0, 0)) is not None
+
+
+def test_an_update_carries_the_index_over_to_the_next_board_and_it_answers_as_looking_around():
+    """Updates on a crowded board: the index made at the first is the next boards' too (not made
+    again), and after each update it says what looking around each square says."""
+    from bot.engine.resolution import resolve
+    from bot.engine.validation import legal_destinations
+
+    state = _crowded_state(4)
+    state.board.keep_near(frozenset({"W"}))
+    rng = random.Random(4)
+    squares = [(x, y) for x in range(-22, 23) for y in range(-22, 23)]
+    for _ in range(3):
+        position = position_for(NEISG, state)
+        orders = {}
+        for name in sorted(state.players):
+            for piece in sorted(state.board.owned_by(name), key=lambda p: p.id):
+                if piece.disabled:
+                    continue
+                dests = legal_destinations(position, piece, window=4)
+                if dests and rng.random() < 0.3:
+                    target = rng.choice(sorted(dests))
+                    orders[name] = f"{piece.kind}({piece.square[0]},{piece.square[1]})-({target[0]},{target[1]})"
+                    break
+        state, _ = resolve(NEISG, state, orders, 1)
+        assert state.board.near(frozenset({"W"}), (0, 0)) is not None
+        letters = frozenset({"W"})
+        assert {s: sorted(p.id for p in state.board.near(letters, s)) for s in squares} == {
+            s: sorted(p.id for p in state.board.around(s, abilities._NEIGHBOURS) if p.kind == "W") for s in squares}
 
 
 def test_the_drop_of_a_kind_two_harpies_carry_is_the_lowest_squares():
