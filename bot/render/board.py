@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import io
 import math
+import pickle
 import re
+from array import array
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -52,7 +54,7 @@ from .glyphs import draw_text
 from .png import fast_png
 from .sprites import bold_font, draw_piece, font, legend_entries
 
-__all__ = ["render_board", "paint_board", "Painted", "Rendered", "BoardLayout", "Label", "Inset", "Focus", "focus_region", "additions_of",
+__all__ = ["render_board", "paint_board", "plan_board", "Overview", "Painted", "Rendered", "BoardLayout", "Label", "Inset", "Focus", "focus_region", "additions_of",
            "default_viewports", "is_viewport_name", "MAX_SIDE", "MAX_BYTES", "MIN_SCALE", "MAX_SCALE", "VIEWPORT_SIDE",
            "INSET_FROM", "MAX_INSETS", "viewport_name"]
 
@@ -68,6 +70,8 @@ MAX_SCALE = 44               # pixels per square of a small region
 VIEWPORT_SIDE = 64           # squares: the widest viewport of an overview (renders at 44 px a square)
 DEFAULT_MARGIN = 2           # squares around the occupied area
 _DETAILED_CELL_SCALE = 12    # pixels per square from which an overview cell shows squares and pieces
+_LEGEND_PLAYERS = 80         # players an overview's legend names at most
+_READ_SLICE = 2_048          # pieces read at a time (see _BoardRead)
 _MAX_GRID = 200              # most columns (rows) of an overview's viewport grid (20 px cells)
 INSET_FROM = 40              # squares: a framed board wider or taller than this, of far-apart areas, is drawn as insets
 MAX_INSETS = 12              # more far-apart areas than this: the overview
@@ -305,6 +309,19 @@ def paint_board(ruleset: Ruleset, state: GameState, *, region: Region | None = N
     :data:`~bot.render.palette.PALETTES`. ``additions``: what the board shows besides the pieces
     (marks, kingdoms, fading pieces); by default the variant's ``board_additions(state)``.
     """
+    planned = plan_board(ruleset, state, region=region, center=center, radius=radius, palette=palette,
+                         last_moves=last_moves, highlight=highlight, focus=focus, additions=additions)
+    return planned if isinstance(planned, Painted) else planned.paint()
+
+
+def plan_board(ruleset: Ruleset, state: GameState, *, region: Region | None = None,
+               center: Square | None = None, radius: int | None = None, palette: str = "default",
+               last_moves: Iterable[tuple[Square | None, Square, bool]] | None = None,
+               highlight: Iterable[Square] | None = None, focus: "Focus | str | None" = None,
+               additions: BoardAdditions | None = None) -> "Painted | Overview":
+    """:func:`paint_board`'s picture, drawn, or, when it is an overview, what the overview shows
+    (:class:`Overview`, which :meth:`Overview.paint` draws): a caller may have it drawn elsewhere,
+    by another process (issue 25)."""
     if palette not in PALETTES:
         raise ValueError(f"unknown palette {palette!r}: choose one of {', '.join(PALETTES)}")
     bounds = state.board.bounds or ruleset.bounds_for(len(state.players))
@@ -334,7 +351,7 @@ def paint_board(ruleset: Ruleset, state: GameState, *, region: Region | None = N
                                 frozenset(tuple(s) for s in highlight or ()), additions, caption)
         image, layout = painter.paint()
     if image is None:
-        image, layout = _OverviewPainter(ruleset, state, chosen, bounds, colours, additions, caption, within).paint()
+        return Overview.read(ruleset, state, chosen, colours, additions, caption, within)
     return Painted(image, layout)
 
 
@@ -1472,10 +1489,14 @@ def _viewport_grid(pieces: Iterable[Piece], region: Region, xs: list[int] | None
 
 
 class _BoardRead:
-    """Every piece of the board, and each one's x and y in lists of numbers, read once for a picture:
+    """Every piece of the board, and each one's x, y and owner in lists, read once for a picture:
     the occupied area's frame and the region's pieces are worked out from them. (Lists of numbers,
     not a tuple or an iterator per piece: 50,000 new objects the garbage collector tracks set off a
-    collection of the whole heap now and then, 0.05 to 0.1 s.)"""
+    collection of the whole heap now and then, 0.05 to 0.1 s.) The pieces are read a slice at a
+    time, each piece's square and owner one after the other while it is still in the processor's
+    cache: a position read from the database has its pieces all over the heap, and reading all the
+    squares, then all the owners, fetched each piece twice from memory (in an update, on a machine
+    busy with the workers, the owners took 14 ms instead of 2)."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -1483,11 +1504,15 @@ class _BoardRead:
 
     def read(self) -> "_BoardRead":
         if not self._read:
-            self.pieces = list(self.state.board)
-            self.squares = list(map(attrgetter("square"), self.pieces))
-            self.xs_each = list(map(itemgetter(0), self.squares))
-            self.ys_each = list(map(itemgetter(1), self.squares))
-            self.xs, self.ys = set(self.xs_each), set(self.ys_each)
+            self.pieces = pieces = list(self.state.board)
+            self.xs_each, self.ys_each, self.owners_each = xs_each, ys_each, owners_each = [], [], []
+            for start in range(0, len(pieces), _READ_SLICE):
+                part = pieces[start:start + _READ_SLICE]
+                squares = list(map(attrgetter("square"), part))
+                owners_each += map(attrgetter("owner"), part)
+                xs_each += map(itemgetter(0), squares)
+                ys_each += map(itemgetter(1), squares)
+            self.xs, self.ys = set(xs_each), set(ys_each)
             self._read = True
         return self
 
@@ -1507,7 +1532,6 @@ class _InRegion:
         self.state, self.region = state, region
         self.board = board or _BoardRead(state)
         self._read = False
-        self._owners: list[str | None] | None = None
         self._grid: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None = None
         self._columns: dict[int, int] | None = None
         self._rows: dict[int, int] | None = None
@@ -1518,6 +1542,7 @@ class _InRegion:
         framing the occupied area holds every piece: then nothing is filtered."""
         board = self.board.read()
         pieces, xs_each, ys_each, xs, ys = board.pieces, board.xs_each, board.ys_each, board.xs, board.ys
+        owners = board.owners_each
         x0, y0, x1, y1 = self.region
         if xs and not (x0 <= min(xs) and max(xs) <= x1 and y0 <= min(ys) and max(ys) <= y1):
             # each distinct x (y) tested once; each piece by two look-ups in C
@@ -1525,9 +1550,10 @@ class _InRegion:
             inside = list(map(and_, map(xs.__contains__, xs_each), map(ys.__contains__, ys_each)))
             pieces = list(compress(pieces, inside))
             xs_each, ys_each = list(compress(xs_each, inside)), list(compress(ys_each, inside))
+            owners = list(compress(owners, inside))
             xs, ys = set(xs_each), set(ys_each)
         self._pieces = pieces
-        self._xs_each, self._ys_each = xs_each, ys_each
+        self._xs_each, self._ys_each, self._owners = xs_each, ys_each, owners
         self._values = sorted(xs), sorted(ys)
         self._read = True
 
@@ -1547,8 +1573,8 @@ class _InRegion:
     @property
     def owners(self) -> list[str | None]:
         """Each piece's owner, in the order of :attr:`pieces`."""
-        if self._owners is None:
-            self._owners = list(map(attrgetter("owner"), self.pieces))
+        if not self._read:
+            self._read_pieces()
         return self._owners
 
     @property
@@ -1778,20 +1804,87 @@ class _InsetPainter:
         return image, layout
 
 
+_DetailedPiece = tuple[int, int, str, int, bool]     # x, y, kind, owner (its number), disabled
+
+
+class Overview:
+    """What an overview shows, read from the state once: each piece of the region as three numbers
+    (its x, its y, and its owner's index in :attr:`owner_names`, the owners in the order first met),
+    the grid, the owners' colours, the legend's lines, King of the Hill's squares and the titles'
+    words; of the pieces themselves only those that may stand in a cell drawn in detail (a few
+    pieces far apart). :meth:`paint` draws it, here or in another process: :meth:`pack` makes it a
+    few hundred kilobytes of bytes (the numbers as arrays), where 50,000 pieces and the state would
+    take a quarter of a second to pickle (issue 25). The picture is the same either way."""
+
+    __slots__ = ("region", "caption", "heading", "count", "grid", "values", "column_of", "row_of", "xs", "ys",
+                 "owners", "owner_names", "tones", "players", "legend", "hills", "detailed", "kinds")
+
+    def __init__(self, **fields) -> None:
+        for name in self.__slots__:
+            setattr(self, name, fields[name])
+
+    @classmethod
+    def read(cls, ruleset: Ruleset, state: GameState, region: Region, colours: _PlayerColours,
+             additions: BoardAdditions, caption: str, within: _InRegion) -> "Overview":
+        owners = within.owners
+        owner_names = list(dict.fromkeys(owners))
+        number_of = {owner: number for number, owner in enumerate(owner_names)}
+        numbers = list(map(number_of.__getitem__, owners))
+        tones = [colours.of(owner) for owner in owner_names]
+        players = sorted(owner for owner in owner_names if owner is not None)
+        legend = [(name, colours.of(name), colours.names.get(name, "?")) for name in players[:_LEGEND_PLAYERS]]
+        # the pieces of the columns and rows that might be drawn in detail: a cell is never wider
+        # than this, whatever its labels leave room for (the painter works out which are)
+        columns, rows = within.grid
+        widest = max(b - a + 1 for a, b in columns + rows)
+        most = max(8, min(MAX_SIDE // len(columns), MAX_SIDE // len(rows), widest * MAX_SCALE, 400))
+        near_x = {x for x, c in within.column_of.items()
+                  if most / (columns[c][1] - columns[c][0] + 1) >= _DETAILED_CELL_SCALE}
+        near_y = {y for y, r in within.row_of.items() if most / (rows[r][1] - rows[r][0] + 1) >= _DETAILED_CELL_SCALE}
+        detailed: list[_DetailedPiece] = []
+        if near_x and near_y:
+            xs_each, ys_each = within.each
+            near = map(and_, map(near_x.__contains__, xs_each), map(near_y.__contains__, ys_each))
+            detailed = [(piece.square[0], piece.square[1], piece.kind, number, piece.disabled)
+                        for piece, number in compress(zip(within.pieces, numbers), near)]
+        kinds = {kind: ruleset.pieces.get(kind) for kind in {piece[2] for piece in detailed}}
+        return cls(region=region, caption=caption, heading=f"{ruleset.title or ruleset.name} · {state_label(state)}",
+                   count=len(within.pieces), grid=(columns, rows), values=within.values, column_of=within.column_of,
+                   row_of=within.row_of, xs=within.each[0], ys=within.each[1], owners=numbers,
+                   owner_names=owner_names, tones=tones, players=len(players), legend=legend,
+                   hills=tuple(mark.square for mark in additions.marks if mark.kind == "hill"), detailed=detailed,
+                   kinds=kinds)
+
+    def paint(self) -> Painted:
+        return Painted(*_OverviewPainter(self).paint())
+
+    def pack(self) -> bytes:
+        """This overview as bytes for :meth:`unpack`, the numbers of each piece as arrays."""
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        xs, ys = self.values
+        wide = "q" if xs and (min(xs[0], ys[0]) < -(1 << 31) or max(xs[-1], ys[-1]) >= 1 << 31) else "i"
+        fields.update(xs=array(wide, self.xs), ys=array(wide, self.ys), owners=array("I", self.owners),
+                      values=(array(wide, xs), array(wide, ys)))
+        return pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def unpack(cls, data: bytes) -> "Overview":
+        return cls(**pickle.loads(data))
+
+
 class _OverviewPainter:
     """The overview: pieces as dots on a grid of viewports. Of the additions it shows King of the Hill's
-    squares; kingdoms, fading counters and other marks are drawn when a viewport is asked for."""
+    squares; kingdoms, fading counters and other marks are drawn when a viewport is asked for. It
+    reads only the :class:`Overview`'s numbers, so that another process may draw it."""
 
-    def __init__(self, ruleset: Ruleset, state: GameState, region: Region, bounds, colours: _PlayerColours,
-                 additions: BoardAdditions = BoardAdditions(), caption: str = "", within: _InRegion | None = None) -> None:
-        self.ruleset, self.state, self.region, self.bounds, self.colours = ruleset, state, region, bounds, colours
-        self.additions, self.caption = additions, caption
-        self.within = within or _InRegion(state, region)
+    def __init__(self, overview: Overview) -> None:
+        self.overview = overview
+        self.region, self.caption = overview.region, overview.caption
 
     def paint(self) -> tuple[Image.Image, BoardLayout]:
+        overview = self.overview
         x0, y0, x1, y1 = self.region
-        pieces = self.within.pieces
-        columns, rows = self.within.grid
+        columns, rows = overview.grid
         column_starts = [a for a, _ in columns]
         row_starts = [a for a, _ in rows]
         n_cols, n_rows = len(columns), len(rows)
@@ -1815,8 +1908,7 @@ class _OverviewPainter:
         board_w, board_h = cell * n_cols, cell * n_rows
         left = row_label_w
         top = title_height + top_label_h
-        players = sorted(owner for owner in set(self.within.owners) if owner is not None)
-        legend_rows = min(len(players), 80) + 3
+        legend_rows = min(overview.players, _LEGEND_PLAYERS) + 3
         title_width = _text_size(font(13), "Too far apart for one board: ask for a viewport, named by its column "
                                            "letter and row number (such as AA100), to see its squares.")[0]
         width = min(MAX_SIDE, max(left + board_w + right_w + legend_w, left + title_width + 12))
@@ -1836,22 +1928,20 @@ class _OverviewPainter:
         # (row), where its dot begins and whether it is drawn in detail (_DOT_*); a piece's number is
         # the sum of its x's, its y's and its owner's (below them, in owner_bits), worked out for all
         # the pieces at once in C (no tuple per piece either: see _BoardRead)
-        (xs_each, ys_each), owners = self.within.each, self.within.owners
-        owner_list = list(dict.fromkeys(owners))
+        owner_list = overview.owner_names
         owner_bits = len(owner_list).bit_length()
         nowhere = -(_DOT_DETAILED << (owner_bits + 1))    # outside every column (row): the sum is negative
-        at_x = dict.fromkeys(self.within.values[0], nowhere)
+        at_x = dict.fromkeys(overview.values[0], nowhere)
         at_x.update((x, (c << _DOT_COLUMN | (left + c * cell + int((x - columns[c][0]) * column_scale[c])) << _DOT_X
                          | (_DOT_DETAILED_X if column_scale[c] >= _DETAILED_CELL_SCALE else 0)) << owner_bits)
-                    for x, c in self.within.column_of.items())
-        at_y = dict.fromkeys(self.within.values[1], nowhere)
+                    for x, c in overview.column_of.items())
+        at_y = dict.fromkeys(overview.values[1], nowhere)
         at_y.update((y, (r << _DOT_ROW | top + (n_rows - 1 - r) * cell + int((rows[r][1] - y) * row_scale[r])
                          | (_DOT_DETAILED_Y if row_scale[r] >= _DETAILED_CELL_SCALE else 0)) << owner_bits)
-                    for y, r in self.within.row_of.items())
+                    for y, r in overview.row_of.items())
         owner_no = {owner: number for number, owner in enumerate(owner_list)}
-        numbers = list(map(add, map(add, map(at_x.__getitem__, xs_each), map(at_y.__getitem__, ys_each)),
-                           map(owner_no.__getitem__, owners)))
-        counts = Counter(numbers)        # each number once, in the order its first piece is met
+        counts = Counter(map(add, map(add, map(at_x.__getitem__, overview.xs), map(at_y.__getitem__, overview.ys)),
+                             overview.owners))    # each number once, in the order its first piece is met
         mask = (1 << owner_bits) - 1
         detailed_from = _DOT_DETAILED << owner_bits
         # a dot several owners share goes to the owner of most pieces there (ties: the first by name)
@@ -1875,13 +1965,16 @@ class _OverviewPainter:
         for (c, r) in occupied:
             cx, cy = cell_origin(c, r)
             draw.rectangle((cx, cy, cx + cell - 1, cy + cell - 1), fill=(250, 247, 240))
-        if counts and max(counts) >= detailed_from:
-            # cells big enough for sprites, their pieces in the board's order
-            detailed: dict[tuple[int, int], list[Piece]] = defaultdict(list)
-            for piece, number in zip(pieces, numbers):
-                if number >= detailed_from:
-                    dot = number >> owner_bits
-                    detailed[(dot >> _DOT_COLUMN & 0xFF, dot >> _DOT_ROW & 0xFF)].append(piece)
+        if overview.detailed:
+            # cells big enough for sprites, their pieces in the board's order (those of the
+            # overview's pieces that stand where a cell might be drawn in detail)
+            detailed: dict[tuple[int, int], list[_DetailedPiece]] = defaultdict(list)
+            column_of, row_of = overview.column_of, overview.row_of
+            for piece in overview.detailed:
+                c, r = column_of.get(piece[0]), row_of.get(piece[1])
+                if (c is not None and r is not None and column_scale[c] >= _DETAILED_CELL_SCALE
+                        and row_scale[r] >= _DETAILED_CELL_SCALE):
+                    detailed[(c, r)].append(piece)
             for (c, r), here in detailed.items():
                 self._detailed_cell(draw, cell_origin(c, r), columns[c], rows[r], column_scale[c], row_scale[r], here)
         # each dot a box of its owner's colour (two tones: the left half in the first), in the
@@ -1889,7 +1982,7 @@ class _OverviewPainter:
         core = image.im
         widths = [max(2, math.ceil(scale)) for scale in column_scale]
         heights = [max(2, math.ceil(scale)) for scale in row_scale]
-        tones_of = [self.colours.of(owner) or (NEUTRAL_RGB,) for owner in owner_list]
+        tones_of = [tones or (NEUTRAL_RGB,) for tones in overview.tones]
         drawn: set[int] = set()
         for number in counts:
             if number < 0 or number >= detailed_from:    # outside every column or row; drawn in detail
@@ -1931,7 +2024,7 @@ class _OverviewPainter:
         draw.rectangle((left - 1, top - 1, left + board_w, top + board_h), outline=_TEXT)
 
         # King of the Hill squares
-        for square in (mark.square for mark in self.additions.marks if mark.kind == "hill"):
+        for square in overview.hills:
             c, r = _span_index(columns, square[0], column_starts), _span_index(rows, square[1], row_starts)
             if c is not None and r is not None:
                 cx, cy = cell_origin(c, r)
@@ -2004,13 +2097,12 @@ class _OverviewPainter:
 
         example = next(iter(viewports), "A1")
         focus = f" · {self.caption}" if self.caption else ""
-        titles = (f"{self.ruleset.title or self.ruleset.name} · {state_label(self.state)} · overview of "
-                  f"x {x0}..{x1}, y {y0}..{y1} · {len(pieces):,} pieces{focus}",
+        titles = (f"{overview.heading} · overview of x {x0}..{x1}, y {y0}..{y1} · {overview.count:,} pieces{focus}",
                   f"Too far apart for one board: ask for a viewport, named by its column letter and row "
                   f"number (such as {example}), to see its squares.")
         draw_text(draw, (left, 6), titles[0], bold_font(15), _TEXT)
         draw_text(draw, (left, 24), titles[1], font(13), _MUTED)
-        self._legend(draw, players, (left + board_w + right_w + 8, title_height + 4), height)
+        self._legend(draw, (left + board_w + right_w + 8, title_height + 4), height)
         layout = BoardLayout(region=self.region, scale=cell / widest, overview=True,
                              board_box=(left, top, left + board_w, top + board_h), labels=tuple(labels),
                              viewports=viewports, columns=tuple(columns), rows=tuple(rows), cell=cell,
@@ -2018,7 +2110,7 @@ class _OverviewPainter:
         return image, layout
 
     def _detailed_cell(self, draw: ImageDraw.ImageDraw, origin: tuple[int, int], column: tuple[int, int],
-                       row: tuple[int, int], sx: float, sy: float, pieces: list[Piece]) -> None:
+                       row: tuple[int, int], sx: float, sy: float, pieces: list[_DetailedPiece]) -> None:
         """A cell with room for its squares (a few pieces far apart): a small board of them."""
         (a, b), (lo, hi) = column, row
         cx, cy = origin
@@ -2036,18 +2128,18 @@ class _OverviewPainter:
                     box = square_box(x, y)
                     draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=_LIGHT)
         drawn: set[Square] = set()
-        for piece in pieces:
-            if piece.square in drawn:
+        for x, y, kind, owner, disabled in pieces:
+            if (x, y) in drawn:
                 continue
-            drawn.add(piece.square)
-            x0, y0, x1, y1 = square_box(*piece.square)
+            drawn.add((x, y))
+            x0, y0, x1, y1 = square_box(x, y)
             side = min(x1 - x0, y1 - y0)
             pad = max(1, round(side * 0.06))
             box = ((x0 + x1 - side) // 2 + pad, (y0 + y1 - side) // 2 + pad,
                    (x0 + x1 + side) // 2 - pad, (y0 + y1 + side) // 2 - pad)
-            kind = self.ruleset.pieces.get(piece.kind)
+            kind = self.overview.kinds.get(kind)
             if kind is not None:
-                draw_piece(draw, box, kind, self.colours.of(piece.owner), hollow=piece.disabled)
+                draw_piece(draw, box, kind, self.overview.tones[owner], hollow=disabled)
 
     @staticmethod
     def _grid_line(draw: ImageDraw.ImageDraw, line: Box, squeezed: bool, vertical: bool) -> None:
@@ -2061,20 +2153,20 @@ class _OverviewPainter:
             else:
                 draw.line((x0, y0 + offset, x1, y1 + offset), fill=(178, 168, 152), width=1)
 
-    def _legend(self, draw: ImageDraw.ImageDraw, players: list[str], origin: tuple[int, int], height: int) -> None:
+    def _legend(self, draw: ImageDraw.ImageDraw, origin: tuple[int, int], height: int) -> None:
         x, y = origin
         draw_text(draw, (x, y), "Players", bold_font(14), _TEXT)
         y += 24
         face = font(13)
         rise = _middle_rise(face)
-        for name in players[:80]:
+        players = self.overview.players
+        for name, tones, colour in self.overview.legend:
             if y + 22 > height:
                 break
-            tones = self.colours.of(name)
             for i, tone in enumerate(tones):
                 draw.rectangle((x + i * 16 // len(tones), y, x + (i + 1) * 16 // len(tones) - 1, y + 15), fill=tone)
             draw.rectangle((x, y, x + 15, y + 15), outline=_TEXT)
-            draw_text(draw, (x + 22, y + 8 - rise), f"{name} ({self.colours.names.get(name, '?')})", face, _TEXT)
+            draw_text(draw, (x + 22, y + 8 - rise), f"{name} ({colour})", face, _TEXT)
             y += 22
-        if len(players) > 80 and y + 22 <= height:
-            draw_text(draw, (x, y + 8 - rise), f"... and {len(players) - 80} more", face, _MUTED)
+        if players > _LEGEND_PLAYERS and y + 22 <= height:
+            draw_text(draw, (x, y + 8 - rise), f"... and {players - _LEGEND_PLAYERS} more", face, _MUTED)
