@@ -209,7 +209,8 @@ def _effect_candidates(p0: Position, final: Position, changed: Iterable[Square])
 
 
 def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
-                    arrivals: Mapping[int, Square | None]) -> tuple[set[int], set[int]]:
+                    arrivals: Mapping[int, Square | None], moved: Iterable[Square] | None = None
+                    ) -> tuple[set[int], set[int]]:
     """Pieces whose *attacked* status may differ from a consistent P0, and among them those seen
     attacked by an enemy on the way (no need to ask again). Every other piece is attacked exactly
     as in P0, so its new state follows from the table alone (:func:`advance`).
@@ -226,10 +227,16 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
     Each such attack may have started (the attacker is here now, or behind) or stopped (it was
     here, or is behind). A piece in check in P0 is affected only if one of its attacks may have
     stopped and none is seen now; a piece not in check only if an attack may have started.
-    Arrivals and the pieces on changed squares are always affected.
+    Arrivals and the pieces on the squares the update itself changed (``moved``: by default every
+    changed square) are always affected. The other changed squares changed only what passes
+    through them or what their pieces attack (a witch came or went next to them, a piece there
+    became frozen or unfrozen), not whether their own pieces are attacked: the walks from them
+    find whom that concerns. On a crowded board, where a witch's square has six or seven occupied
+    neighbours, this spares asking hundreds of pieces that stayed unattacked.
     """
     board, board0 = final.board, p0.board
     changed = changed if isinstance(changed, (set, frozenset)) else set(changed)
+    moved = changed if moved is None else moved if isinstance(moved, (set, frozenset)) else set(moved)
     ids: set[int] = set(i for i in arrivals if i in board)
     started: set[int] = set()    # may be attacked now where they were not
     stopped: set[int] = set()    # may have lost an attacker
@@ -251,7 +258,8 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
     for square in changed:
         x, y = square
         now, then = at(square), board0.at(square)
-        ids.update(p.id for p in now)
+        if square in moved:
+            ids.update(p.id for p in now)
         # The pieces here that may capture: now (their attacks may have started) and in P0
         # (theirs may have stopped).
         here = [(final, p, started) for p in now if p.owner is not None and final.can_capture(p)]

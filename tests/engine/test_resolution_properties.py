@@ -619,7 +619,7 @@ def test_affected_pieces_find_every_change_of_attack_and_see_only_real_attacks(s
         p0 = update.p0_position
         final = position_for(NEISG, update.new_state())
         changed, protection = checks.changed_squares(p0, final, update.changed)
-        affected, seen_attacked = checks.affected_pieces(p0, final, changed, update.arrivals)
+        affected, seen_attacked = checks.affected_pieces(p0, final, changed, update.arrivals, update.changed)
         note = game_summary(current, orders, seed)
         for piece in final.board:
             if piece.id in seen_attacked:

@@ -31,7 +31,7 @@ def check_states(update: Update) -> None:
     if update.policies.captures.check_states:
         if update.p0.checks_consistent and not update.events_changed:
             changed, protection = checks.changed_squares(p0, final, update.changed)
-            ids, attacked = checks.affected_pieces(p0, final, changed, update.arrivals)
+            ids, attacked = checks.affected_pieces(p0, final, changed, update.arrivals, update.changed)
             ids |= protection
             # a spent piece that stays spent needs nothing: only the transient ones move on
             for piece in [p for p in board.transient() if p.check != "none" and p.id not in ids]:
