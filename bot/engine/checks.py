@@ -209,8 +209,8 @@ def _effect_candidates(p0: Position, final: Position, changed: Iterable[Square])
 
 
 def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
-                    arrivals: Mapping[int, Square | None], moved: Iterable[Square] | None = None
-                    ) -> tuple[set[int], set[int]]:
+                    arrivals: Mapping[int, Square | None], moved: Iterable[Square] | None = None,
+                    suspects: dict[int, list[Piece]] | None = None) -> tuple[set[int], set[int]]:
     """Pieces whose *attacked* status may differ from a consistent P0, and among them those seen
     attacked by an enemy on the way (no need to ask again). Every other piece is attacked exactly
     as in P0, so its new state follows from the table alone (:func:`advance`).
@@ -233,6 +233,12 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
     became frozen or unfrozen), not whether their own pieces are attacked: the walks from them
     find whom that concerns. On a crowded board, where a witch's square has six or seven occupied
     neighbours, this spares asking hundreds of pieces that stayed unattacked.
+
+    ``suspects``, when given, receives for each piece an attack may have started on, the enemies
+    whose attack that may be (the pieces of the final position on a changed square or behind it),
+    unless a lame leap over a changed square may have started one (its leaper is not looked for).
+    Every attack that started is among them: a piece not attacked in P0 is attacked now exactly
+    when one of its suspects attacks it (:func:`attacked_by_suspects`).
     """
     board, board0 = final.board, p0.board
     changed = changed if isinstance(changed, (set, frozenset)) else set(changed)
@@ -241,6 +247,8 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
     started: set[int] = set()    # may be attacked now where they were not
     stopped: set[int] = set()    # may have lost an attacker
     attacked: set[int] = set()   # seen attacked by an enemy in the final position
+    found_by: dict[int, list[Piece]] = {}   # started: the pieces whose attack it may be
+    by_lame_leap: set[int] = set()           # started by a lame leap, whose leaper is not looked for
     slides = dict(final._capture_steps()[1])
     for step, limit in p0._capture_steps()[1].items():
         old = slides.get(step, 0)
@@ -269,22 +277,25 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
                 for victim in at((x + dx, y + dy)):
                     if victim.owner is not None and enemies(piece.owner, victim.owner):
                         changes.add(victim.id)
-                        if position is final and not lame_leap:
-                            attacked.add(victim.id)
+                        if position is final:
+                            found_by.setdefault(victim.id, []).append(piece)
+                            if not lame_leap:
+                                attacked.add(victim.id)
         for dx, dy in lame:
             for victim in at((x + dx, y + dy)):
                 if victim.owner is not None:
                     started.add(victim.id)
                     stopped.add(victim.id)
+                    by_lame_leap.add(victim.id)
         walks: dict[tuple[int, int], list[tuple[int, Piece]]] = {}  # one walk serves both ways of a line
         for step in slides:
             back = (-step[0], -step[1])
             # Every possible attacker along this line: (distance behind this square, owner, range
             # along the line, what its attacks may have done (started, stopped or both), nothing
             # between it and this square now, the piece when it still has to be asked whether it
-            # may capture at all)
-            sliders = [(0, piece.owner, reach, (changes,), position is final, None) for position, piece, changes in here
-                       if (reach := position._capture_reach(piece).get(step))]
+            # may capture at all, the piece)
+            sliders = [(0, piece.owner, reach, (changes,), position is final, None, piece)
+                       for position, piece, changes in here if (reach := position._capture_reach(piece).get(step))]
             behind = walks.get(back)
             if behind is None:
                 behind = walks[back] = _walk(final, changed, square, back, walk_limits[back])
@@ -295,7 +306,7 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
                     changes = (*((started,) if not (now and final.blocks(square, piece)) else ()),
                                *((stopped,) if not (then and p0.blocks(square, piece)) else ()))
                     if changes:
-                        sliders.append((k, piece.owner, reach, changes, not now and k == behind[0][0], piece))
+                        sliders.append((k, piece.owner, reach, changes, not now and k == behind[0][0], piece, piece))
             if not sliders:
                 continue
             ahead = walks.get(step)
@@ -304,17 +315,30 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
             for j, victim in ahead:
                 if victim.owner is None:
                     continue
-                for k, owner, reach, changes, exact, piece in sliders:
+                for k, owner, reach, changes, exact, piece, slider in sliders:
                     if reach >= k + j and enemies(owner, victim.owner) and (piece is None or final.can_capture(piece)):
                         if exact and j == ahead[0][0]:  # nothing between them: an attack for sure
                             attacked.add(victim.id)
                         for found in changes:
                             found.add(victim.id)
+                            if found is started:
+                                found_by.setdefault(victim.id, []).append(slider)
     for piece_id in (started | stopped) - ids:
         in_check = piece_id in board0 and board0.get(piece_id).check != "none"
         if (piece_id in stopped and piece_id not in attacked) if in_check else piece_id in started:
             ids.add(piece_id)
+    if suspects is not None:
+        suspects.update((i, found) for i, found in found_by.items() if i not in by_lame_leap)
     return ids, attacked
+
+
+def attacked_by_suspects(final: Position, piece: Piece, suspects: Iterable[Piece]) -> bool:
+    """Whether one of these enemies attacks the piece in the final position: for a piece that
+    stayed on a square the update left alone, was not attacked in P0 and has the same protection,
+    the same answer as asking every line and leap to its square (its suspects from
+    :func:`affected_pieces` are every attack that may have started), for a few of them."""
+    square = piece.square
+    return any(attacks(final, suspect, square) for suspect in suspects)
 
 
 def _walk(final: Position, changed: set[Square], square: Square, step: tuple[int, int], limit

@@ -632,6 +632,32 @@ def test_affected_pieces_find_every_change_of_attack_and_see_only_real_attacks(s
                 assert piece.id in affected | protection, (piece, note)
 
 
+@SEQUENCE
+@given(crowded_sequences())
+def test_the_suspects_of_a_piece_not_attacked_before_say_whether_it_is_attacked_now(sequence):
+    """For a piece that stayed on a square the update left alone, was `none` in P0 and kept its
+    protection, asking its suspects (checks.affected_pieces' enemies whose attack may have started)
+    says what asking every piece of the board says; and a piece with no suspects among those is
+    not attacked now."""
+    for current, orders, seed, update in _before_check_states(sequence):
+        p0 = update.p0_position
+        final = position_for(NEISG, update.new_state())
+        changed, protection = checks.changed_squares(p0, final, update.changed)
+        suspects: dict = {}
+        affected, _ = checks.affected_pieces(p0, final, changed, update.arrivals, update.changed, suspects)
+        note = game_summary(current, orders, seed)
+        for piece in final.board:
+            before = current.board.get(piece.id) if piece.id in current.board else None
+            if (before is None or before.check != "none" or piece.owner is None or piece.id in update.arrivals
+                    or piece.square in update.changed or piece.id in protection or final.protected(piece)):
+                continue
+            brute = _attacked_by_brute_force(final, piece)
+            if piece.id in suspects:
+                assert checks.attacked_by_suspects(final, piece, suspects[piece.id]) == brute, (piece, note)
+            elif brute:   # an attack that started by a lame leap: asked in full
+                assert piece.id in affected, (piece, note)
+
+
 def _before_check_states(sequence):
     """Each update of ``sequence`` (a position, its updates' orders, a seed) run through every
     step but the check states themselves, where no event changed the pieces' powers: (the position

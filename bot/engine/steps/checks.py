@@ -31,7 +31,8 @@ def check_states(update: Update) -> None:
     if update.policies.captures.check_states:
         if update.p0.checks_consistent and not update.events_changed:
             changed, protection = checks.changed_squares(p0, final, update.changed)
-            ids, attacked = checks.affected_pieces(p0, final, changed, update.arrivals, update.changed)
+            suspects: dict = {}
+            ids, attacked = checks.affected_pieces(p0, final, changed, update.arrivals, update.changed, suspects)
             ids |= protection
             # a spent piece that stays spent needs nothing: only the transient ones move on
             for piece in [p for p in board.transient() if p.check != "none" and p.id not in ids]:
@@ -39,11 +40,17 @@ def check_states(update: Update) -> None:
                 if state != piece.check:
                     board.replace(piece.with_check(state))
         else:
-            ids, attacked = {p.id for p in board}, set()
+            ids, attacked, suspects, protection = {p.id for p in board}, set(), {}, set()
         for piece_id in sorted(ids):
             piece = board.get(piece_id)
             before = board0.get(piece_id).check if piece_id in board0 else "none"
-            state = checks.evaluate(p0, final, piece, update.arrivals, before, piece_id in attacked or None)
+            seen = piece_id in attacked or None
+            if (seen is None and before == "none" and piece_id in suspects and piece_id not in protection
+                    and piece_id not in update.arrivals and piece.square not in update.changed):
+                # not attacked in P0 (a consistent `none`, the same protection): attacked now only
+                # by an attack that started, whose attacker is among its suspects
+                seen = checks.attacked_by_suspects(final, piece, suspects[piece_id])
+            state = checks.evaluate(p0, final, piece, update.arrivals, before, seen)
             if state != piece.check:
                 board.replace(piece.with_check(state))
     update.implosions = update.policies.arrivals.implosion_squares(update)
