@@ -24,7 +24,7 @@ from bot.engine.variants import variant_for
 from bot.render.board import Rendered, render_board
 from bot.render.healthboard import standings_lines
 
-from .render_pool import HealthBoard
+from .render_pool import BoardPicture, HealthBoard
 from .rulebook import Rulebook
 
 __all__ = ["Draft", "update_posts", "cited", "entries_by_player", "timelapse_body", "EVENT_ENTRIES"]
@@ -43,12 +43,13 @@ class Draft:
 
 def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: Report,
                  user_ids: dict[str, int], game_name: str, palette: str = "default",
-                 board: Rendered | None = None, rulebook: Rulebook | None = None,
+                 board: Rendered | BoardPicture | None = None, rulebook: Rulebook | None = None,
                  health: HealthBoard | None = None) -> list[Draft]:
     """Every post of one resolved update, in the order they should appear (``board``: the board
-    after the update, if it is drawn already; ``rulebook``: where the rules the texts cite are
-    explained, the service's; ``health``: the health board of ``after``, if it is being drawn
-    already, by another process: its picture is collected last)."""
+    after the update, if it is drawn already, or on its way, by another process: collected last;
+    ``rulebook``: where the rules the texts cite are explained, the service's; ``health``: the
+    health board of ``after``, if it is being drawn already, by another process: its picture is
+    collected last)."""
     rulebook = rulebook or Rulebook()
     number = report.update
     variant = variant_for(ruleset)
@@ -76,6 +77,8 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
             drafts.append(Draft("private_report", cited(render(own, name, number, context=told), rulebook), None,
                                 f"{name}.md", user_ids[name]))
     picture = health.png()
+    if isinstance(board, BoardPicture):
+        board = board.result()
     return [
         Draft("board", f"**{game_name}**: the board after update {number}.", board.png, "board.png"),
         Draft("health_image", f"{panel.title} after update {number}.", picture, "health.png"),

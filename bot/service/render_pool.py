@@ -1,22 +1,29 @@
-"""A large game's health board drawn in another process, while this one prepares the rest of the update.
+"""A large game's pictures drawn in other processes, while this one prepares the rest of the update.
 
 An update of 1,000 players spent about half a second drawing its health board (1,000 rows of text
 and its PNG; now about 80 ms of the worker's CPU, the panel's and the picture's passage included) and as
 long again drawing the board, encoding the new state and writing the reports.
 In one process these run one after the other, whatever the cores (the interpreter lock); here the
-health board goes to a worker process as soon as the engine is done, the rest is made meanwhile,
-and the picture is collected last (issue 25). A worker is sent only what the board shows (the
-standings panel, the players' colours, the update): a few hundred kilobytes, never the position.
+health board goes to a worker process as soon as the engine is done, the overview of a board of
+many pieces to another, the rest is made meanwhile, and the pictures are collected last (issue 25).
+A worker is sent only what its picture shows, never the position: the health board's the
+standings panel, the players' colours and the update (a few hundred kilobytes); the overview's an
+:class:`~bot.render.board.Overview`, each piece's x, y and owner as arrays of numbers with the grid,
+the colours and the texts (about 0.65 MB for 50,000 pieces, packed in 2 ms, where the pieces
+themselves would take a quarter of a second to pickle).
 
-Only a board of :data:`IN_PARALLEL_FROM` rows or more goes to the worker: a smaller one is drawn
-in this process, in less time than the worker's round trip. The picture is the same either way,
-byte for byte (the same pure function of the same values). If the worker fails (killed, out of
-memory, a broken pool), the board is drawn here instead, and the next large update starts a new
-worker: an update never loses its health board to the pool.
+Only a health board of :data:`IN_PARALLEL_FROM` rows or more, and an overview of
+:data:`OVERVIEW_IN_PARALLEL_FROM` pieces or more, go to a worker: a smaller one is drawn in this
+process, in less time than the worker's round trip (so a small game never starts a worker). Each
+picture is the same either way, byte for byte (the same pure function of the same values). If a
+worker fails (killed, out of memory, a broken pool), its picture is drawn here instead, and the next
+large update starts a new worker: an update never loses a picture to the pool.
 
-The worker starts as multiprocessing's forkserver or spawn methods start one: it imports the main
-module again, so a script that resolves such a game keeps its work under
-``if __name__ == "__main__":`` (as ``python -m bot`` and the benchmarks do).
+The two workers draw at once (the health board of 1,000 rows and the overview of 50,000 pieces take
+about 80 and 65 ms of CPU; one worker drawing both in turn would end after this process). They
+start as multiprocessing's forkserver or spawn methods start one: each imports the main module
+again, so a script that resolves such a game keeps its work under ``if __name__ == "__main__":`` (as
+``python -m bot`` and the benchmarks do).
 """
 
 from __future__ import annotations
@@ -31,16 +38,21 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from bot.engine.ruleset import Ruleset
 from bot.engine.state import GameState
 from bot.engine.variants import StandingsPanel
+from bot.render.board import Overview, Painted, Rendered, plan_board
 from bot.render.healthboard import health_board_png, keep_pictures
 
-__all__ = ["RenderPool", "HealthBoard", "IN_PARALLEL_FROM"]
+__all__ = ["RenderPool", "HealthBoard", "BoardPicture", "IN_PARALLEL_FROM", "OVERVIEW_IN_PARALLEL_FROM"]
 
 log = logging.getLogger(__name__)
 
 #: a health board of this many rows or more is drawn by the worker (1,000 rows: about 80 ms of its CPU)
 IN_PARALLEL_FROM = 200
+#: an overview of this many pieces or more is drawn by the other worker (50,000 pieces: about 60 ms
+#: of its CPU, the PNG included; the overview of 5,000 pieces takes about 15 ms here)
+OVERVIEW_IN_PARALLEL_FROM = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +99,24 @@ def _drawn(call: bytes) -> bytes:
         gc.enable()
 
 
+def _set_up_overview_worker() -> None:
+    """Run in the overview's worker before anything else: it imports the renderer and Pillow, and
+    Pillow keeps the memory of one overview for the next (about 30 MiB of pixels for 50,000 pieces)."""
+    Image.core.set_blocks_max(KEPT_BLOCKS)
+    gc.freeze()
+
+
+def _overview_drawn(call: bytes) -> Rendered:
+    """Run in the overview's worker: the board of the :class:`~bot.render.board.Overview` packed in
+    ``call``, drawn and written as a PNG (its layout goes back with it: the timelapse frame reads its
+    region). With the collector paused, as :func:`_drawn`."""
+    gc.disable()
+    try:
+        return Overview.unpack(call).paint().encode()
+    finally:
+        gc.enable()
+
+
 def _warm() -> None:
     """Run first in a new worker, so that it starts (and sets itself up) before the first board."""
 
@@ -120,27 +150,61 @@ class HealthBoard:
         return health_board_png(self.panel, self._state, game_title=self._title, palette=self._palette)
 
 
+class BoardPicture:
+    """The update's board on its way: drawn already, or an overview its worker is drawing
+    (:meth:`result`)."""
+
+    def __init__(self, rendered: Rendered | None = None, overview: Overview | None = None,
+                 future: Future | None = None, pool: "RenderPool | None" = None) -> None:
+        self._rendered, self._overview, self._future, self._pool = rendered, overview, future, pool
+
+    def result(self) -> Rendered:
+        """The board's PNG and layout: the worker's, or drawn here (the worker failed)."""
+        if self._rendered is None:
+            try:
+                self._rendered = self._future.result()
+            except Exception as exc:      # the worker died, the pool broke, or the drawing failed there
+                log.warning("the overview's worker failed (%s: %s); drawing it in this process",
+                            type(exc).__name__, exc)
+                if isinstance(exc, BrokenExecutor) and self._pool is not None:
+                    self._pool.discard("overview")
+                self._rendered = self._overview.paint().encode()
+        return self._rendered
+
+
+#: the workers by what they draw: the attribute of :class:`RenderPool` holding each one's
+#: executor, and the function each runs first
+_WORKERS = {"health": ("_executor", _set_up_worker), "overview": ("_overview_executor", _set_up_overview_worker)}
+
+
 class RenderPool:
-    """One worker process, started when a large game first needs it (:meth:`warm`) and kept."""
+    """Two worker processes, one for health boards, one for overviews, each started when a large
+    game first needs it (:meth:`warm`) and kept: an update's two pictures are drawn at once."""
 
     def __init__(self) -> None:
         self._executor: ProcessPoolExecutor | None = None
+        self._overview_executor: ProcessPoolExecutor | None = None
 
-    def _started(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=1, mp_context=_context(), initializer=_set_up_worker)
-            self._executor.submit(_warm)
-        return self._executor
+    def _started(self, worker: str = "health") -> ProcessPoolExecutor:
+        name, set_up = _WORKERS[worker]
+        executor = getattr(self, name)
+        if executor is None:
+            executor = ProcessPoolExecutor(max_workers=1, mp_context=_context(), initializer=set_up)
+            setattr(self, name, executor)
+            executor.submit(_warm)
+        return executor
 
-    def warm(self, players: int) -> None:
-        """Start the worker now if a game of ``players`` will need it (while the engine runs, its
-        start costs this process nothing)."""
-        if players >= IN_PARALLEL_FROM:
-            try:
-                self._started()
-            except Exception as exc:     # no worker here (no processes allowed): drawn in this process
-                log.warning("the health board's worker cannot start (%s: %s)", type(exc).__name__, exc)
-                self.discard()
+    def warm(self, players: int, pieces: int = 0) -> None:
+        """Start the workers now that a game of ``players`` and ``pieces`` will need (while the
+        engine runs, their start costs this process nothing)."""
+        wanted = {"health": players >= IN_PARALLEL_FROM, "overview": pieces >= OVERVIEW_IN_PARALLEL_FROM}
+        for worker in _WORKERS:
+            if wanted[worker]:
+                try:
+                    self._started(worker)
+                except Exception as exc:     # no worker here (no processes allowed): drawn in this process
+                    log.warning("the %s worker cannot start (%s: %s)", worker, type(exc).__name__, exc)
+                    self.discard(worker)
 
     def health_board(self, panel: StandingsPanel, state: GameState, *, game_title: str,
                      palette: str = "default") -> HealthBoard:
@@ -159,14 +223,35 @@ class RenderPool:
             return HealthBoard(panel, state, game_title, palette)
         return HealthBoard(panel, roster, game_title, palette, future, self)
 
-    def discard(self) -> None:
-        """Let the worker go (a failed one); the next large board starts another."""
-        executor, self._executor = self._executor, None
+    def board(self, ruleset: Ruleset, state: GameState, *, palette: str = "default") -> BoardPicture:
+        """Start drawing ``state``'s board (:func:`~bot.render.board.paint_board`'s picture of the
+        whole board): an overview of many pieces in its worker, sent only what the overview shows
+        (:class:`~bot.render.board.Overview`, packed), any other board drawn and written here at once."""
+        planned = plan_board(ruleset, state, palette=palette)
+        if isinstance(planned, Painted):
+            return BoardPicture(planned.encode())
+        if planned.count < OVERVIEW_IN_PARALLEL_FROM:
+            return BoardPicture(planned.paint().encode())
+        try:
+            future = self._started("overview").submit(_overview_drawn, planned.pack())
+        except Exception as exc:        # a broken pool refuses new work: draw here, start afresh next time
+            log.warning("the overview's worker is unavailable (%s: %s)", type(exc).__name__, exc)
+            self.discard("overview")
+            return BoardPicture(planned.paint().encode())
+        return BoardPicture(None, planned, future, self)
+
+    def discard(self, worker: str = "health") -> None:
+        """Let a worker go (a failed one); the next large picture of its kind starts another."""
+        name = _WORKERS[worker][0]
+        executor = getattr(self, name)
+        setattr(self, name, None)
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        """Stop the worker (the bot shutting down); a later board starts another."""
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+        """Stop the workers (the bot shutting down); a later picture starts another."""
+        for name, _ in _WORKERS.values():
+            executor = getattr(self, name)
+            setattr(self, name, None)
+            if executor is not None:
+                executor.shutdown(wait=True, cancel_futures=True)

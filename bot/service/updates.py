@@ -35,7 +35,7 @@ from .claims import ClaimCases
 from .errors import InvalidInput, NotFound, WrongTime
 from .faults import fault_point
 from .posts import update_posts
-from .render_pool import RenderPool
+from .render_pool import BoardPicture, RenderPool
 from .rulebook import Rulebook
 from .timelapses import Frame, TimelapseCases, update_frame
 from .views import pending_pieces
@@ -122,24 +122,28 @@ def prepare_update(ruleset, state: GameState, new_state: GameState, report: Repo
                    game_name: str, palette: str, earlier: list[Extent | None],
                    rulebook: Rulebook | None = None, pool: RenderPool | None = None) -> Prepared:
     """The update's posts and its timelapse frame (the board drawn once for both), the state and
-    the report encoded: off the event loop. With ``pool``, a large health board is drawn by its
-    worker process meanwhile (.render_pool), and collected last. The board's PNG is written here,
-    at once (the overview of 50,000 pieces: about 11 ms with ISA-L), which frees its picture (4096 x
-    4096: 64 MiB) before the state is encoded. It used to be written on a thread of its own, but that
-    thread needs the interpreter lock between its bands, and each time it waited for this thread's
-    switch interval (5 ms): 11 ms of work took 70-170 ms and ended last (issue 25)."""
+    the report encoded: off the event loop. With ``pool``, a large health board and the overview of
+    many pieces are drawn by its worker processes meanwhile (.render_pool), each sent what its
+    picture shows, and collected last: this thread encodes the state and writes the texts. Any other
+    board's PNG is written here, at once, which frees its picture before the state is encoded. It
+    used to be written on a thread of its own, but that thread needs the interpreter lock between
+    its bands, and each time it waited for this thread's switch interval (5 ms): 11 ms of work took
+    70-170 ms and ended last (issue 25)."""
     health = None
     if pool is not None:
         variant = variant_for(ruleset)
         health = pool.health_board(variant.standings_panel(new_state), new_state, game_title=variant.title,
                                    palette=palette)
-    png = paint_board(ruleset, new_state, palette=palette).encode()
+        board = pool.board(ruleset, new_state, palette=palette)
+    else:
+        board = paint_board(ruleset, new_state, palette=palette).encode()
     state_json, report_json = serialize.dumps(new_state), report.to_json_text()
-    board = png
+    shown = board
     if drawn_whole(ruleset, new_state):      # territory: its own picture, with the turn's action drawn
-        board = render_game_board(ruleset, new_state, palette=palette, report=report)
-    drafts = update_posts(ruleset, state, new_state, report, user_ids, game_name, palette, board=board,
+        shown = render_game_board(ruleset, new_state, palette=palette, report=report)
+    drafts = update_posts(ruleset, state, new_state, report, user_ids, game_name, palette, board=shown,
                           rulebook=rulebook, health=health)
+    png = board.result() if isinstance(board, BoardPicture) else board
     frame = update_frame(ruleset, new_state, earlier, png, palette)
     return Prepared(drafts, frame, state_json, report_json)
 
@@ -292,7 +296,8 @@ class UpdateCases(ClaimCases, TimelapseCases):
             return claimed
         game, ruleset, state, orders, joiners, user_ids = claimed
         fault_point("after_claim", update_no)
-        self.render_pool.warm(len(state.players))      # a large game's worker starts while the engine runs
+        # a large game's workers start while the engine runs
+        self.render_pool.warm(len(state.players), len(state.board))
         try:
             with stages("resolve"):
                 new_state, report = await asyncio.to_thread(resolve_frozen, ruleset, state, orders, game.seed)

@@ -1,8 +1,9 @@
-"""Issue 25: a large update's health board is drawn by a worker process while the rest is prepared.
+"""Issue 25: a large update's health board and its overview are drawn by worker processes while
+the rest is prepared.
 
-The posts are the same, byte for byte, whether the worker draws the health board or this process
-does; a worker that dies (killed, a broken pool) costs the update nothing: the board is drawn here,
-and the next large update starts a new worker.
+The posts and the timelapse frame are the same, byte for byte, whether the workers draw the
+pictures or this process does; a worker that dies (killed, a broken pool) costs the update
+nothing: the picture is drawn here, and the next large update starts a new worker.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from bot.engine.resolution import resolve
 from bot.engine.ruleset import load_preset
 from bot.engine.state import GameState
 from bot.engine.variants import variant_for
+from bot.render.board import render_board
 from bot.render.healthboard import render_health_board
+from bot.service import render_pool
 from bot.service.render_pool import IN_PARALLEL_FROM, RenderPool
 from bot.service.updates import prepare_update
 
@@ -45,7 +48,9 @@ def large():
 
 
 @pytest.fixture
-def pool():
+def pool(monkeypatch):
+    # the large game's overview (320 pieces) goes to its worker too, as one of 50,000 pieces does
+    monkeypatch.setattr(render_pool, "OVERVIEW_IN_PARALLEL_FROM", 300)
     made = RenderPool()
     yield made
     made.close()
@@ -59,17 +64,18 @@ def _prepare(update, pool=None):
 def test_the_posts_are_the_same_whoever_draws_the_health_board(large, pool):
     here = _prepare(large)
     there = _prepare(large, pool)
-    assert pool._executor is not None               # the worker drew it
+    assert pool._executor is not None and pool._overview_executor is not None      # the workers drew them
     assert [d.kind for d in there.drafts][:3] == ["board", "health_image", "health_text"]
     assert there == here
+    assert there.frame.png == there.drafts[0].attachment        # the frame is the board the worker drew
 
 
 def test_a_small_board_is_drawn_here_without_a_worker(pool):
     small = _update(12)
     assert _prepare(small, pool) == _prepare(small)
-    assert pool._executor is None
-    pool.warm(12)
-    assert pool._executor is None
+    assert pool._executor is None and pool._overview_executor is None
+    pool.warm(12, 16)
+    assert pool._executor is None and pool._overview_executor is None
 
 
 def test_a_killed_worker_costs_the_update_nothing_and_the_next_one_gets_a_new_worker(large, pool):
@@ -90,14 +96,12 @@ def test_a_killed_worker_costs_the_update_nothing_and_the_next_one_gets_a_new_wo
 
 
 def test_where_no_worker_can_start_the_board_is_drawn_here(large, pool, monkeypatch):
-    from bot.service import render_pool
-
     def refused():
         raise OSError("no processes here")
 
     monkeypatch.setattr(render_pool, "_context", refused)
-    pool.warm(IN_PARALLEL_FROM)          # never raises: the update goes on
-    assert pool._executor is None
+    pool.warm(IN_PARALLEL_FROM, render_pool.OVERVIEW_IN_PARALLEL_FROM)          # never raises: the update goes on
+    assert pool._executor is None and pool._overview_executor is None
     assert _prepare(large, pool) == _prepare(large)
 
 
@@ -121,8 +125,6 @@ def test_the_worker_keeps_pillow_s_memory_and_draws_each_board_as_this_process_d
     boards of other sizes, one after another in the kept memory, are the boards drawn here."""
     from PIL import Image
 
-    from bot.service import render_pool
-
     ruleset, state, new_state, _, _ = large
     variant = variant_for(ruleset)
     other = _update(IN_PARALLEL_FROM + 90)[2]
@@ -132,3 +134,41 @@ def test_the_worker_keeps_pillow_s_memory_and_draws_each_board_as_this_process_d
         panel = variant.standings_panel(drawn)
         assert pool.health_board(panel, drawn, game_title=variant.title).png() == \
             render_health_board(panel, drawn, game_title=variant.title).png
+
+
+def test_a_killed_overview_worker_costs_the_update_nothing_and_the_next_one_gets_a_new_worker(large, pool):
+    ruleset, _, new_state, _, _ = large
+    expected = render_board(ruleset, new_state)
+    pool.warm(0, len(new_state.board))
+    assert pool._executor is None            # the health board's worker is not needed for this
+    assert pool.board(ruleset, new_state).result() == expected
+    first = pool._overview_executor
+    for pid in list(first._processes):
+        os.kill(pid, signal.SIGKILL)
+    # the dead worker's job, or the broken pool's refusal: drawn here all the same
+    assert pool.board(ruleset, new_state).result() == expected
+    assert pool.board(ruleset, new_state).result() == expected
+    assert pool._overview_executor is not None and pool._overview_executor is not first
+    # and the whole update, after another death
+    for pid in list(pool._overview_executor._processes):
+        os.kill(pid, signal.SIGKILL)
+    assert _prepare(large, pool) == _prepare(large)
+
+
+def test_each_update_s_overview_is_its_own(pool):
+    """The worker draws one board after another: each is the board of its own position (nothing
+    kept from the one before: coordinates, owners, colours, the pieces' number)."""
+    updates = [_update(IN_PARALLEL_FROM + n) for n in (40, 90, 70)]
+    for ruleset, state, new_state, _, _ in updates + updates[:1]:
+        for drawn in (new_state, state):
+            assert pool.board(ruleset, drawn).result() == render_board(ruleset, drawn)
+        assert pool._overview_executor is not None
+    with pytest.raises(ValueError, match="unknown palette"):
+        pool.board(ruleset, state, palette="sepia")
+
+
+def test_a_small_overview_is_drawn_here(large, pool, monkeypatch):
+    ruleset, _, new_state, _, _ = large
+    monkeypatch.setattr(render_pool, "OVERVIEW_IN_PARALLEL_FROM", len(new_state.board) + 1)
+    assert pool.board(ruleset, new_state).result() == render_board(ruleset, new_state)
+    assert pool._overview_executor is None
