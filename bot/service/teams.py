@@ -70,8 +70,10 @@ class TeamCases(ServiceBase):
     async def _sync_teams(self, q, game: Game, state: GameState, update_no: int) -> bool:
         """Bring the game's roster up to date with ``state`` (in the caller's transaction) and, when
         it changed, post ``team_threads`` saying how. True when it changed."""
-        players = await q.players(game.id)
-        roster = roster_of(state, players)
+        # the players' rows only matter to a position with teams: a game without (every update of a
+        # 1,000-player sandbox) does not read 1,000 rows to find an empty roster (issue 25)
+        teams = any(record.team for record in state.players.values())
+        roster = roster_of(state, await q.players(game.id) if teams else ())
         before = await q.team_members(game.id)
         if roster == before:
             return False
