@@ -120,7 +120,8 @@ def recompute_all(p0: Position, final: Position, arrivals: Mapping[int, Square |
 _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 
 
-def changed_squares(p0: Position, final: Position, changed: Iterable[Square]) -> tuple[set[Square], set[int]]:
+def changed_squares(p0: Position, final: Position, changed: Iterable[Square],
+                    see_through: set[Square] | None = None) -> tuple[set[Square], set[int]]:
     """The squares whose occupants or powers changed, and the pieces whose protection changed.
 
     ``changed`` are the squares the update put pieces on, took pieces off or changed pieces on
@@ -129,7 +130,12 @@ def changed_squares(p0: Position, final: Position, changed: Iterable[Square]) ->
     square next to her is added: the lines through them may have opened or closed for her side's
     pieces. Near a change, the effects of section 8 may have changed for pieces that did not move:
     a piece that became frozen or unfrozen attacks differently (its square is added); a piece that
-    gained or lost an angel's protection changes only its own state (its id is returned).
+    gained or lost an angel's protection changes only its own state (its id is returned). Both are
+    asked of every piece off ``changed``, a witch's neighbours included (step 10 evaluates the
+    pieces on ``changed`` alone, see :func:`affected_pieces`).
+
+    ``see_through``, when given, receives the squares added only as a witch's neighbours: their
+    pieces and what those pieces attack are as in P0; only what passes through them may differ.
 
     Only the pieces such a change can reach are asked, found from the changes themselves, so the
     cost follows the changes and not how crowded the board is around them (:func:`_effect_candidates`).
@@ -137,21 +143,27 @@ def changed_squares(p0: Position, final: Position, changed: Iterable[Square]) ->
     board, board0 = final.board, p0.board
     pieces = final.ruleset.pieces
     witches = {k.letter for k in pieces.values() if k.has("witch")}
-    result = set(changed)
-    for square in result.copy():
+    changed = changed if isinstance(changed, (set, frozenset)) else set(changed)
+    neighbours: set[Square] = set()
+    for square in changed:
         if any(p.kind in witches for p in (*board.at(square), *board0.at(square))):
             x, y = square
-            result.update(s for dx, dy in _NEIGHBOURS if board.occupied(s := (x + dx, y + dy)))
+            neighbours.update(s for dx, dy in _NEIGHBOURS if board.occupied(s := (x + dx, y + dy)))
+    result = changed | neighbours
     protection: set[int] = set()
-    for square in _effect_candidates(p0, final, changed) - result:
+    powers: set[Square] = set()   # squares where a piece became frozen or unfrozen
+    for square in _effect_candidates(p0, final, changed) - changed:
         for piece in board.at(square):
             if piece.id not in board0:
                 continue
             before = board0.get(piece.id)
             if p0.frozen(before) != final.frozen(piece):
-                result.add(square)
-            elif p0.protected(before) != final.protected(piece):
+                powers.add(square)
+            if p0.protected(before) != final.protected(piece):
                 protection.add(piece.id)
+    result |= powers
+    if see_through is not None:
+        see_through.update(neighbours - changed - powers)
     return result, protection
 
 
@@ -210,7 +222,8 @@ def _effect_candidates(p0: Position, final: Position, changed: Iterable[Square])
 
 def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
                     arrivals: Mapping[int, Square | None], moved: Iterable[Square] | None = None,
-                    suspects: dict[int, list[Piece]] | None = None) -> tuple[set[int], set[int]]:
+                    suspects: dict[int, list[Piece]] | None = None, see_through: Iterable[Square] = ()
+                    ) -> tuple[set[int], set[int]]:
     """Pieces whose *attacked* status may differ from a consistent P0, and among them those seen
     attacked by an enemy on the way (no need to ask again). Every other piece is attacked exactly
     as in P0, so its new state follows from the table alone (:func:`advance`).
@@ -239,6 +252,10 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
     unless a lame leap over a changed square may have started one (its leaper is not looked for).
     Every attack that started is among them: a piece not attacked in P0 is attacked now exactly
     when one of its suspects attacks it (:func:`attacked_by_suspects`).
+
+    On the squares of ``see_through`` (from :func:`changed_squares`: a witch's neighbours whose
+    pieces kept their powers) only the lines through them are walked: their own pieces attack as
+    in P0, so what they attack is not asked again.
     """
     board, board0 = final.board, p0.board
     changed = changed if isinstance(changed, (set, frozenset)) else set(changed)
@@ -269,9 +286,12 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
         if square in moved:
             ids.update(p.id for p in now)
         # The pieces here that may capture: now (their attacks may have started) and in P0
-        # (theirs may have stopped).
-        here = [(final, p, started) for p in now if p.owner is not None and final.can_capture(p)]
-        here += [(p0, p, stopped) for p in then if p.owner is not None and p0.can_capture(p)]
+        # (theirs may have stopped); none where only the lines through this square changed.
+        if square in see_through:
+            here = []
+        else:
+            here = [(final, p, started) for p in now if p.owner is not None and final.can_capture(p)]
+            here += [(p0, p, stopped) for p in then if p.owner is not None and p0.can_capture(p)]
         for position, piece, changes in here:  # what they attack, or attacked, by a leap
             for (dx, dy), lame_leap in position._capture_leaps(piece):
                 for victim in at((x + dx, y + dy)):

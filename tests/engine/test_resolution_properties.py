@@ -618,8 +618,10 @@ def test_affected_pieces_find_every_change_of_attack_and_see_only_real_attacks(s
     for current, orders, seed, update in _before_check_states(sequence):
         p0 = update.p0_position
         final = position_for(NEISG, update.new_state())
-        changed, protection = checks.changed_squares(p0, final, update.changed)
-        affected, seen_attacked = checks.affected_pieces(p0, final, changed, update.arrivals, update.changed)
+        see_through: set = set()
+        changed, protection = checks.changed_squares(p0, final, update.changed, see_through)
+        affected, seen_attacked = checks.affected_pieces(p0, final, changed, update.arrivals, update.changed,
+                                                         see_through=see_through)
         note = game_summary(current, orders, seed)
         for piece in final.board:
             if piece.id in seen_attacked:
@@ -642,9 +644,11 @@ def test_the_suspects_of_a_piece_not_attacked_before_say_whether_it_is_attacked_
     for current, orders, seed, update in _before_check_states(sequence):
         p0 = update.p0_position
         final = position_for(NEISG, update.new_state())
-        changed, protection = checks.changed_squares(p0, final, update.changed)
+        see_through: set = set()
+        changed, protection = checks.changed_squares(p0, final, update.changed, see_through)
         suspects: dict = {}
-        affected, _ = checks.affected_pieces(p0, final, changed, update.arrivals, update.changed, suspects)
+        affected, _ = checks.affected_pieces(p0, final, changed, update.arrivals, update.changed, suspects,
+                                             see_through)
         note = game_summary(current, orders, seed)
         for piece in final.board:
             before = current.board.get(piece.id) if piece.id in current.board else None
@@ -676,25 +680,30 @@ def _before_check_states(sequence):
 
 def _changed_squares_by_brute_force(p0, final, changed):
     """checks.changed_squares the plain way: every piece of the board that stayed off the changed
-    squares (and off the neighbours of a witch there) asked whether its freezing or protection
-    changed."""
+    squares asked whether its freezing or protection changed (the neighbours of a witch there
+    included)."""
+    return _changed_squares_and_see_through_by_brute_force(p0, final, changed)[:2]
+
+
+def _changed_squares_and_see_through_by_brute_force(p0, final, changed):
     board, board0 = final.board, p0.board
     witches = {k.letter for k in NEISG.pieces.values() if k.has("witch")}
-    result = set(changed)
+    result, neighbours = set(changed), set()
     for x, y in set(changed):
         if any(p.kind in witches for p in (*board.at((x, y)), *board0.at((x, y)))):
-            result.update(s for dx in (-1, 0, 1) for dy in (-1, 0, 1) if board.occupied(s := (x + dx, y + dy)))
-    around, protection = set(board.squares()) - result, set()
+            neighbours.update(s for dx in (-1, 0, 1) for dy in (-1, 0, 1) if board.occupied(s := (x + dx, y + dy)))
+    result |= neighbours
+    around, protection, frozen = set(board.squares()) - set(changed), set(), set()
     for square in around:
         for piece in board.at(square):
             if piece.id not in board0:
                 continue
             before = board0.get(piece.id)
             if p0.frozen(before) != final.frozen(piece):
-                result.add(square)
-            elif p0.protected(before) != final.protected(piece):
+                frozen.add(square)
+            if p0.protected(before) != final.protected(piece):
                 protection.add(piece.id)
-    return result, protection
+    return result | frozen, protection, neighbours - set(changed) - frozen
 
 
 @SEQUENCE
@@ -706,7 +715,9 @@ def test_changed_squares_find_every_change_of_freezing_and_protection(sequence):
     for current, orders, seed, update in _before_check_states(sequence):
         p0 = update.p0_position
         final = position_for(NEISG, update.new_state())
-        assert checks.changed_squares(p0, final, update.changed) == _changed_squares_by_brute_force(
+        see_through: set = set()
+        result, protection = checks.changed_squares(p0, final, update.changed, see_through)
+        assert (result, protection, see_through) == _changed_squares_and_see_through_by_brute_force(
             p0, final, update.changed), game_summary(current, orders, seed)
 
 
@@ -761,7 +772,9 @@ def test_changed_squares_equal_asking_every_piece_after_any_change(boards):
     """The same as above on boards made by hand, crowded with zombies, witches and angels, after
     any change (not only the changes an update makes)."""
     p0, final, changed = boards
-    assert checks.changed_squares(p0, final, changed) == _changed_squares_by_brute_force(p0, final, changed), (
+    see_through: set = set()
+    result, protection = checks.changed_squares(p0, final, changed, see_through)
+    assert (result, protection, see_through) == _changed_squares_and_see_through_by_brute_force(p0, final, changed), (
         sorted((p.kind, p.owner, p.square, p.disabled) for p in p0.board),
         sorted((p.kind, p.owner, p.square, p.disabled) for p in final.board), changed)
 
@@ -1022,3 +1035,23 @@ def test_the_report_lists_promotions_in_canonical_order_whatever_the_piece_ids()
         _, report = resolve(NEISG, state, {"Ash": "P(0,5)-(0,6)=N", "Bea": "P(5,5)-(5,6)=N"}, 1)
         reports.append(report.to_json())
     assert reports[0] == reports[1]
+
+
+def test_a_piece_next_to_a_witch_that_left_still_loses_the_protection_of_an_angel_that_left():
+    """Ash's rook on (0,0), attacked by Bea's rook down the file, is `none` only because Ash's
+    angel stands next to it. The angel steps away while Cid's witch leaves the rook's side: the
+    rook's square is one of the witch's neighbours (the lines through it changed), and its own
+    state must still follow its lost protection, as a full recomputation says: fresh."""
+    players = [Player("Ash", "Purple"), Player("Bea", "Crimson"), Player("Cid", "Teal")]
+    specs = [dict(kind="R", owner="Ash", square=(0, 0)), dict(kind="An", owner="Ash", square=(1, 1)),
+             dict(kind="R", owner="Bea", square=(0, 5)), dict(kind="W", owner="Cid", square=(-1, -1)),
+             dict(kind="K", owner="Ash", square=(30, 0)), dict(kind="K", owner="Bea", square=(-30, 0)),
+             dict(kind="K", owner="Cid", square=(0, -30))]
+    state, _ = resolve(NEISG, GameState.build(NEISG, specs, players, update=2), {}, 1)
+    assert state.checks_consistent and state.board.at((0, 0))[0].check == "none"
+    orders = {"Ash": "An(1,1)-(2,1)", "Cid": "W(-1,-1)-(-5,-1)"}
+    after, report = resolve(NEISG, state, orders, 1)
+    assert [e.data["outcome"] for e in report.of_type("order")] == ["played", "played"]
+    full, _ = resolve(NEISG, copy_state(state, checks_consistent=False), orders, 1)
+    assert after.board.at((0, 0))[0].check == full.board.at((0, 0))[0].check == "fresh"
+    assert {p.id: p.check for p in after.board} == {p.id: p.check for p in full.board}

@@ -30,9 +30,11 @@ def check_states(update: Update) -> None:
     board, board0 = update.board, update.p0.board
     if update.policies.captures.check_states:
         if update.p0.checks_consistent and not update.events_changed:
-            changed, protection = checks.changed_squares(p0, final, update.changed)
+            see_through: set = set()
+            changed, protection = checks.changed_squares(p0, final, update.changed, see_through)
             suspects: dict = {}
-            ids, attacked = checks.affected_pieces(p0, final, changed, update.arrivals, update.changed, suspects)
+            ids, attacked = checks.affected_pieces(p0, final, changed, update.arrivals, update.changed, suspects,
+                                                   see_through)
             ids |= protection
             # a spent piece that stays spent needs nothing: only the transient ones move on
             for piece in [p for p in board.transient() if p.check != "none" and p.id not in ids]:
