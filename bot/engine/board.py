@@ -116,14 +116,18 @@ class _Near:
 class Board:
     """Pieces by id, by square and by line. Mutable; :meth:`copy` before changing a shared one."""
 
-    __slots__ = ("bounds", "_pieces", "_at", "_lines", "_owned", "_kinds", "_owned_kinds", "_mine", "_transient",
-                 "_near")
+    __slots__ = ("bounds", "_pieces", "_at", "_lines", "_owned", "_kinds", "_counts", "_owned_kinds", "_mine",
+                 "_transient", "_near")
 
     def __init__(self, pieces: Iterable[Piece] = (), bounds: Bounds | None = None) -> None:
         self.bounds = bounds
         self._pieces: dict[int, Piece] = {}
         self._at: dict[Square, tuple[Piece, ...]] = {}         # immutable tuples: `at` hands them out
-        self._kinds: dict[str, dict[int, None]] = {}            # kind letter -> ids
+        # kind letter -> ids, for the kinds asked about (of_kind: a ruleset's royal kind), in the
+        # order of _pieces; not every kind, so that a copy of a 500,000-piece board does not copy
+        # half a million ids for kinds nobody lists (see of_kind)
+        self._kinds: dict[str, dict[int, None]] = {}
+        self._counts: dict[str, int] = {}                         # kind letter -> pieces
         self._owned: dict[str | None, dict[int, None]] = {}   # owner -> ids, in insertion order
         self._owned_kinds: dict[str | None, dict[str, int]] = {}   # owner -> kind letter -> pieces
         # The owners whose two dicts above this board may change in place: the others' are shared
@@ -190,8 +194,8 @@ class Board:
         if letters in self._near:
             return
         index = _Near(letters, {}, set())
-        for letter in sorted(letters):
-            for piece in self.of_kind(letter):
+        for piece in self._pieces.values():   # once (of_kind would keep these kinds' ids in every copy)
+            if piece.kind in letters:
                 index.add(piece)
         self._near[letters] = index   # complete before any reader sees it
 
@@ -211,13 +215,20 @@ class Board:
         return kinds is not None and letter in kinds
 
     def of_kind(self, letter: str) -> list[Piece]:
-        """The pieces of one kind, without scanning the board."""
+        """The pieces of one kind, in the order the board holds them. The first question about a
+        kind scans the board once; from then on this board and its copies keep that kind's pieces
+        (a game asks about its royal kind at every update, about the others hardly ever)."""
         ids = self._kinds.get(letter)
-        return [self._pieces[i] for i in ids] if ids else []
+        if ids is None:
+            if not self._counts.get(letter):
+                return []
+            ids = {p.id: None for p in self._pieces.values() if p.kind == letter}
+            self._kinds[letter] = ids   # complete before any reader sees it
+        return [self._pieces[i] for i in ids]
 
     def count_of_kind(self, letter: str) -> int:
         """How many pieces of one kind are on the board, without listing them."""
-        return len(self._kinds.get(letter, ()))
+        return self._counts.get(letter, 0)
 
     def transient(self) -> list[Piece]:
         """The pieces whose state moves on by itself between updates (fresh or capturable, disabled,
@@ -292,7 +303,11 @@ class Board:
         if owner not in self._mine:
             self._take(owner)
         self._owned[owner][piece.id] = None
-        self._kinds.setdefault(piece.kind, {})[piece.id] = None
+        kind = piece.kind
+        self._counts[kind] = self._counts.get(kind, 0) + 1
+        ids = self._kinds.get(kind)
+        if ids is not None:
+            ids[piece.id] = None
         kinds = self._owned_kinds[owner]
         kinds[piece.kind] = kinds.get(piece.kind, 0) + 1
         if _is_transient(piece):
@@ -314,7 +329,14 @@ class Board:
         if owner not in self._mine:
             self._take(owner)
         del self._owned[owner][piece_id]
-        del self._kinds[piece.kind][piece_id]
+        left = self._counts[piece.kind] - 1
+        if left:
+            self._counts[piece.kind] = left
+        else:
+            del self._counts[piece.kind]
+        ids = self._kinds.get(piece.kind)
+        if ids is not None:
+            del ids[piece_id]
         kinds = self._owned_kinds[owner]
         left = kinds[piece.kind] - 1
         if left:
@@ -365,6 +387,7 @@ class Board:
         other._mine = set()
         self._mine = set()
         other._kinds = {k: dict(ids) for k, ids in self._kinds.items()}
+        other._counts = dict(self._counts)
         other._transient = dict(self._transient)
         other._lines = {d: dict(lines) for d, lines in self._lines.items()}
         other._near = {letters: index.copy() for letters, index in self._near.items()}

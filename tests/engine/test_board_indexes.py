@@ -190,3 +190,31 @@ def test_a_view_gives_the_pieces_next_to_a_square_without_its_lifted_ones():
     assert sorted(p.id for p in board.near(NEAR, (0, 1))) == [1, 2, 3, 5]
     assert [p.id for p in view.near(NEAR, (0, 1))] == [1]
     assert view.near(NEAR, (5, 5)) == ()
+
+
+@settings(max_examples=200)
+@given(before=changes, on_copy=changes, on_original=changes, asked=st.lists(st.sampled_from(KINDS), max_size=3),
+       asked_later=st.lists(st.sampled_from(KINDS), max_size=3))
+def test_the_pieces_of_a_kind_are_listed_as_scanning_the_board_would_whenever_the_kind_is_first_asked(
+        before, on_copy, on_original, asked, asked_later):
+    """A board keeps the pieces of a kind from the first time it is asked about it (before or
+    after changes, before or after a copy): every board lists each kind's pieces as scanning it
+    would, in the order it holds them, and a copy changed afterwards leaves the other as it was."""
+    board, next_id = Board(), [1]
+    for letter in asked:
+        board.of_kind(letter)
+    for change in before:
+        _apply(board, change, next_id)
+    copy = board.copy()
+    for letter in asked_later:
+        copy.of_kind(letter)
+    for change in on_copy:
+        _apply(copy, change, next_id)
+    kept = {k: board.of_kind(k) for k in KINDS}
+    for change in on_original:
+        _apply(board, change, next_id)
+    for one in (board, copy, copy.copy()):
+        assert {k: one.of_kind(k) for k in KINDS} == {k: [p for p in one if p.kind == k] for k in KINDS}
+        assert {k: one.count_of_kind(k) for k in KINDS} == {k: len(one.of_kind(k)) for k in KINDS}
+    if not on_original:
+        assert {k: board.of_kind(k) for k in KINDS} == kept
