@@ -32,7 +32,7 @@ from bot.render.timelapse import Extent, assemble_timelapse, frame_label, region
 from .base import ServiceBase
 from .posts import timelapse_body
 
-__all__ = ["TimelapseCases", "Frame", "update_frame"]
+__all__ = ["TimelapseCases", "Frame", "update_frame", "frame_place"]
 
 log = logging.getLogger(__name__)
 
@@ -52,12 +52,20 @@ def _bounds(state: GameState) -> list | None:
     return None if state.board.bounds is None else [list(corner) for corner in state.board.bounds]
 
 
-def update_frame(ruleset: Ruleset, state: GameState, earlier: list[Extent | None], board: Rendered,
-                 palette: str = "default") -> Frame:
-    """The frame of ``state`` (the position after an update) on the region of the positions so far
-    (``earlier``: their boxes). The update's board is that very picture when it shows the same region."""
+def frame_place(state: GameState, earlier: list[Extent | None]) -> tuple[Extent | None, tuple | None]:
+    """The box of what ``state`` shows and the region of its frame, on the positions so far
+    (``earlier``: their boxes). Finding the box looks at every piece (3-5 ms for 50,000): the update
+    works it out before it waits for its pictures, not after (:func:`update_frame`'s ``place``)."""
     extent = state_extent(state)
-    region = region_of([*earlier, extent], state.board.bounds)
+    return extent, region_of([*earlier, extent], state.board.bounds)
+
+
+def update_frame(ruleset: Ruleset, state: GameState, earlier: list[Extent | None], board: Rendered,
+                 palette: str = "default", place: tuple[Extent | None, tuple | None] | None = None) -> Frame:
+    """The frame of ``state`` (the position after an update) on the region of the positions so far
+    (``earlier``: their boxes; ``place``: :func:`frame_place` of them, if worked out already). The
+    update's board is that very picture when it shows the same region."""
+    extent, region = place if place is not None else frame_place(state, earlier)
     if region is not None and tuple(board.layout.region) == tuple(region):
         png = board.png
     else:

@@ -37,7 +37,7 @@ from .faults import fault_point
 from .posts import update_posts
 from .render_pool import BoardPicture, RenderPool
 from .rulebook import Rulebook
-from .timelapses import Frame, TimelapseCases, update_frame
+from .timelapses import Frame, TimelapseCases, frame_place, update_frame
 from .views import pending_pieces
 
 __all__ = ["UpdateCases", "Resolution", "HistoryEntry", "Stages"]
@@ -141,10 +141,11 @@ def prepare_update(ruleset, state: GameState, new_state: GameState, report: Repo
     shown = board
     if drawn_whole(ruleset, new_state):      # territory: its own picture, with the turn's action drawn
         shown = render_game_board(ruleset, new_state, palette=palette, report=report)
+    place = frame_place(new_state, earlier)        # while the workers draw: not after they are waited for
     drafts = update_posts(ruleset, state, new_state, report, user_ids, game_name, palette, board=shown,
                           rulebook=rulebook, health=health)
     png = board.result() if isinstance(board, BoardPicture) else board
-    frame = update_frame(ruleset, new_state, earlier, png, palette)
+    frame = update_frame(ruleset, new_state, earlier, png, palette, place)
     return Prepared(drafts, frame, state_json, report_json)
 
 

@@ -97,3 +97,29 @@ async def test_a_game_ended_before_any_update_owes_no_timelapse(table):
     await table.service.end_game(game.id, actor=MOD)
     assert await timelapse_posts(table, game.id) == []
     assert table.rows("SELECT post_id FROM timelapses") == []
+
+
+async def test_an_updates_frame_placed_before_its_pictures_are_collected_is_the_frame_placed_after(table):
+    """prepare_update works out the frame's box and region (frame_place) while the pictures are drawn,
+    and hands them to update_frame: the same frame as update_frame working them out itself, whether
+    the board's picture is the frame (the same region) or the frame is drawn again (a region grown)."""
+    from bot.render.board import paint_board
+    from bot.render.timelapse import region_of, state_extent
+
+    game = await table.playing_game()
+    await play(table, game, 2)
+    await table.service.place_piece(game.id, actor=MOD, kind="R", square="(30,30)", owner="Bob")
+    game = await table.service.get_game(game.id)
+    ruleset = table.service.ruleset(game)
+    states = [(await table.service.history(game.id, n)).state for n in (1, 2)]
+    edited = serialize.loads((await table.snapshots(game.id, include_rolled_back=False))[-1].state)
+    drawn_again = []
+    for state, earlier in ((states[1], [state_extent(states[0])]), (edited, [state_extent(s) for s in states]),
+                           (states[1], [state_extent(edited)])):      # a region the position no longer fills
+        place = timelapses.frame_place(state, earlier)
+        assert place == (state_extent(state), region_of([*earlier, state_extent(state)], state.board.bounds))
+        board = paint_board(ruleset, state).encode()
+        frame = timelapses.update_frame(ruleset, state, earlier, board, "default", place)
+        drawn_again.append(frame.png != board.png)
+        assert frame == timelapses.update_frame(ruleset, state, earlier, board)
+    assert drawn_again == [False, False, True]       # the board itself twice, then drawn on a wider region
