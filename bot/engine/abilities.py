@@ -67,9 +67,7 @@ class AbilityEffects:
     def transparent(self, blocker: Piece, mover: Piece) -> bool:
         if blocker.id == mover.id:
             return True
-        if not self._same_side(blocker, mover) and not self.witches:
-            return False
-        if self._same_side(blocker, mover):
+        if self._same_side(blocker, mover):   # asked once: a crowded board asks this thousands of times
             if self.witch_trials:
                 return True
             if blocker.kind in self.transparents and not blocker.disabled:
@@ -87,12 +85,15 @@ class AbilityEffects:
         return known
 
     def _compute_passable(self, square: Square) -> bool:
-        pieces = self.board.at(square)
-        if any(p.owner is None for p in pieces):
-            return False
-        if self.witch_trials:
-            return True
-        if all(p.kind in self.transparents and not p.disabled for p in pieces):
+        # one pass over the square's pieces (usually one): a neutral piece stops everyone; pieces
+        # all of transparent kinds and not disabled let their side through
+        transparents, see_through = self.transparents, True
+        for p in self.board.at(square):
+            if p.owner is None:
+                return False
+            if see_through and (p.disabled or p.kind not in transparents):
+                see_through = False
+        if see_through or self.witch_trials:
             return True
         return bool(self.witches) and bool(self._witches_next_to(square))
 
@@ -112,7 +113,7 @@ class AbilityEffects:
             if near is None:
                 witches = self.witches
                 near = [p for p in board.around(square, _NEIGHBOURS) if p.kind in witches]
-            known = self._witches_near[square] = tuple(p for p in near if not p.disabled)
+            known = self._witches_near[square] = tuple(p for p in near if not p.disabled) if near else ()
         return known
 
     def _next_to_witch_of(self, square: Square, mover: Piece) -> bool:
