@@ -152,14 +152,15 @@ def changed_squares(p0: Position, final: Position, changed: Iterable[Square],
     result = changed | neighbours
     protection: set[int] = set()
     powers: set[Square] = set()   # squares where a piece became frozen or unfrozen
-    for square in _effect_candidates(p0, final, changed) - changed:
+    freezing, protecting = _effect_candidates(p0, final, changed)
+    for square in (freezing | protecting) - changed:
         for piece in board.at(square):
             if piece.id not in board0:
                 continue
             before = board0.get(piece.id)
-            if p0.frozen(before) != final.frozen(piece):
+            if square in freezing and p0.frozen(before) != final.frozen(piece):
                 powers.add(square)
-            if p0.protected(before) != final.protected(piece):
+            if square in protecting and p0.protected(before) != final.protected(piece):
                 protection.add(piece.id)
     result |= powers
     if see_through is not None:
@@ -167,9 +168,12 @@ def changed_squares(p0: Position, final: Position, changed: Iterable[Square],
     return result, protection
 
 
-def _effect_candidates(p0: Position, final: Position, changed: Iterable[Square]) -> set[Square]:
+def _effect_candidates(p0: Position, final: Position, changed: Iterable[Square]
+                       ) -> tuple[set[Square], set[Square]]:
     """The squares where a piece that stayed may have become frozen or unfrozen (a zombie's move
-    reaches it) or protected or unprotected (an angel next to it), given the changed squares.
+    reaches it), and those where it may have become protected or unprotected (an angel next to
+    it), given the changed squares: each asked only its own question (on a crowded board most of
+    these squares are occupied).
 
     An angel protects only its neighbours, so a change holding an angel (before or after) reaches
     the squares next to it. A zombie freezes what its move reaches with the path clear up to it
@@ -188,14 +192,15 @@ def _effect_candidates(p0: Position, final: Position, changed: Iterable[Square])
     zombies = {k.letter: [(r.step, r.range or 1) for r in k.movement.rays if r.move]
                for k in pieces.values() if k.has("zombie")}
     if not angels and not zombies:
-        return set()
+        return set(), set()
     # step -> [(zombie letter, reach)] of the rays whose path has squares between zombie and target
     paths: dict[tuple[int, int], list[tuple[str, int]]] = {}
     for letter, rays in zombies.items():
         for step, reach in rays:
             if reach > 1:
                 paths.setdefault(step, []).append((letter, reach))
-    found: set[Square] = set()
+    found: set[Square] = set()        # freezing
+    protecting: set[Square] = set()
     path_squares: set[Square] = set()
     for square in changed:
         x, y = square
@@ -203,7 +208,7 @@ def _effect_candidates(p0: Position, final: Position, changed: Iterable[Square])
         path_squares.add(square)
         for piece in here:
             if piece.kind in angels:
-                found.update((x + dx, y + dy) for dx, dy in _NEIGHBOURS)
+                protecting.update((x + dx, y + dy) for dx, dy in _NEIGHBOURS)
             rays = zombies.get(piece.kind)
             if rays:
                 found.update((x + k * sx, y + k * sy) for (sx, sy), reach in rays for k in range(1, reach + 1))
@@ -217,7 +222,7 @@ def _effect_candidates(p0: Position, final: Position, changed: Iterable[Square])
                         behind = (x - m * sx, y - m * sy)
                         if any(p.kind == letter for b in (board, board0) for p in b.at(behind)):
                             found.update((x + i * sx, y + i * sy) for i in range(1, reach - m + 1))
-    return found
+    return found, protecting
 
 
 def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
