@@ -359,9 +359,9 @@ class UpdateCases(ClaimCases, TimelapseCases):
                 base = await self._snapshot_state(q, game)
                 joiners = await self._joiners(q, game, base)
                 state = with_joiners(ruleset, base, joiners)
-                players = {row.user_id: row.name for row in await q.players(game.id)}
-                orders = {players[o.user_id]: o.canonical for o in await q.live_orders(game.id, update_no)
-                          if o.user_id in players}
+                players = await q.player_names(game.id)         # rows read as they are needed: no whole rows
+                live = await q.live_canonical(game.id, update_no)
+                orders = {players[user_id]: canonical for user_id, canonical in live if user_id in players}
                 user_ids = {name: user_id for user_id, name in players.items()}
                 return await q.game(game.id), ruleset, state, orders, joiners, user_ids
 

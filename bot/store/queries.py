@@ -301,6 +301,12 @@ class Queries:
         sql = "SELECT * FROM players WHERE game_id = ?" + ("" if include_kicked else " AND status = 'joined'")
         return sorted((_player(row) for row in await self._all(sql, (game_id,))), key=lambda p: (p.name, p.user_id))
 
+    async def player_names(self, game_id: int) -> dict[int, str]:
+        """``user id -> name`` of the game's joined players, in the order of :meth:`players`: what an
+        update reads of each of them (a 1,000-player game's rows made whole took 4-5 ms of its load)."""
+        rows = await self._all("SELECT user_id, name FROM players WHERE game_id = ? AND status = 'joined'", (game_id,))
+        return dict(sorted(((row[0], row[1]) for row in rows), key=lambda pair: (pair[1], pair[0])))
+
     async def joined_since(self, game_id: int, update_no: int) -> list[tuple[str, str]]:
         """``(name, colour)`` by name (code-point order) of the joined players whose ``joined_update`` is
         ``update_no`` or later (read by every order: the players a snapshot of update ``update_no - 1`` may lack)."""
@@ -344,6 +350,13 @@ class Queries:
         rows = await self._all("SELECT * FROM orders WHERE game_id = ? AND update_no = ?"
                                " AND status IN ('pending', 'locked') ORDER BY id", (game_id, update_no))
         return [_order(row) for row in rows]
+
+    async def live_canonical(self, game_id: int, update_no: int) -> list[tuple[int, str | None]]:
+        """``(user id, canonical form)`` of the live orders of :meth:`live_orders`, in their order: what
+        the engine is given of them (the 1,000 orders' rows made whole took 3-4 ms of an update's load)."""
+        rows = await self._all("SELECT user_id, canonical FROM orders WHERE game_id = ? AND update_no = ?"
+                               " AND status IN ('pending', 'locked') ORDER BY id", (game_id, update_no))
+        return [(row[0], row[1]) for row in rows]
 
     async def orders(self, game_id: int, update_no: int | None = None) -> list[OrderRow]:
         if update_no is None:

@@ -102,6 +102,8 @@ async def test_players(store):
         assert (await q.player_with_colour(game_id, "crimson/yellow")).user_id == BIG_ID
         assert [p.name for p in await q.players(game_id)] == ["Zoë", "ann"]
         assert [p.name for p in await q.players(game_id, include_kicked=True)] == ["Zoë", "ann", "Émile"]
+        assert await q.player_names(game_id) == {p.user_id: p.name for p in await q.players(game_id)}
+        assert list(await q.player_names(game_id)) == [BIG_ID, 2]
         assert (await q.player(game_id, 3)).departure == "left"
         assert await q.joined_since(game_id, 0) == [("Zoë", "Crimson/Yellow"), ("ann", "Purple")]
         assert [g.id for g in await q.games_of_user(BIG_ID)] == [game_id]
@@ -128,6 +130,7 @@ async def test_orders(store):
         live = await q.live_orders(game_id, 1)
         assert [(o.user_id, o.canonical, o.source) for o in live] == [(1, "K(0,0)-(0,1)", "dm"),
                                                                      (3, "resign", "moderator")]
+        assert await q.live_canonical(game_id, 1) == [(o.user_id, o.canonical) for o in live]
         assert (await q.live_order(game_id, 1, 1)).secret
         assert [o.status for o in await q.orders(game_id)] == ["superseded", "pending", "refused", "pending"]
         assert len(await q.orders(game_id, 1)) == 4 and await q.orders(game_id, 2) == []
