@@ -68,6 +68,9 @@ class Update:
         self.rng = rng_for(seed, state.update)
         self.report = Report(state.update)
         self.players: dict[str, Player] = {n: replace(p) for n, p in state.players.items()}
+        royal = ruleset.royal_letter
+        if royal is not None:   # asked at every update (balances, respawns): kept by P0's board, then by copies
+            state.board.of_kind(royal)
         self.board: Board = state.board.copy()
         self.next_id = state.next_id
         self.p0_position = position_for(ruleset, state)
