@@ -338,10 +338,13 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
             if ahead is None:
                 ahead = walks[step] = _walk(final, changed, square, step, walk_limits[step])
             for j, victim in ahead:
-                if victim.owner is None:
+                victim_owner = victim.owner
+                if victim_owner is None:
                     continue
                 for k, owner, reach, changes, exact, piece, slider in sliders:
-                    if reach >= k + j and enemies(owner, victim.owner) and (piece is None or final.can_capture(piece)):
+                    # (a piece of the same owner is never an enemy: on a crowded board most pairs)
+                    if (reach >= k + j and owner != victim_owner and enemies(owner, victim_owner)
+                            and (piece is None or final.can_capture(piece))):
                         if exact and j == ahead[0][0]:  # nothing between them: an attack for sure
                             attacked.add(victim.id)
                         for found in changes:
