@@ -255,3 +255,18 @@ def test_threads_writing_different_games_at_once():
     for thread in threads:
         thread.join()
     assert wrong == []
+
+
+def test_the_same_board_written_again_and_again_keeps_its_record_as_it_was():
+    """The whole text is one join of the keys' texts and the record's piece texts, the first and the
+    last framed as new strings: the record itself is never changed, so a board of one piece, two or
+    many, written again from it (the very same pieces) gives the plain text every time."""
+    state = position(3, 4, 5)
+    one = edited(state, lambda board: [board.remove(p.id) for p in list(board)[1:]])
+    two = edited(state, lambda board: [board.remove(p.id) for p in list(board)[2:]])
+    for board_state in (one, two, state):
+        for _ in range(3):
+            assert serialize.dumps(board_state) == plain(board_state)
+        record = serialize._RECENT[0].texts
+        assert [json.loads(record[0]), json.loads(record[-1])] == [json.loads(plain(board_state))["pieces"][i]
+                                                                   for i in (0, -1)]
