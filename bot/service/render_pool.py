@@ -50,8 +50,10 @@ log = logging.getLogger(__name__)
 
 #: a health board of this many rows or more is drawn by the worker (1,000 rows: about 80 ms of its CPU)
 IN_PARALLEL_FROM = 200
-#: an overview of this many pieces or more is drawn by the other worker (50,000 pieces: about 60 ms
-#: of its CPU, the PNG included; the overview of 5,000 pieces takes about 15 ms here)
+#: an overview of this many pieces or more is drawn by the other worker (50,000 pieces: about 65 ms
+#: of its CPU, the PNG included). A smaller game's update has little else to draw or encode while
+#: its overview is drawn (100 players / 5,000 pieces: the state and the texts take a few ms), so
+#: the overview would end last either way, after the round trip.
 OVERVIEW_IN_PARALLEL_FROM = 10_000
 
 
