@@ -235,7 +235,11 @@ class RenderPool:
         if planned.count < OVERVIEW_IN_PARALLEL_FROM:
             return BoardPicture(planned.paint().encode())
         try:
-            future = self._started("overview").submit(_overview_drawn, planned.pack())
+            call = planned.pack()
+        except OverflowError:           # coordinates beyond 64 bits: no array holds them, drawn here
+            return BoardPicture(planned.paint().encode())
+        try:
+            future = self._started("overview").submit(_overview_drawn, call)
         except Exception as exc:        # a broken pool refuses new work: draw here, start afresh next time
             log.warning("the overview's worker is unavailable (%s: %s)", type(exc).__name__, exc)
             self.discard("overview")

@@ -170,6 +170,23 @@ def test_the_overview_sent_is_the_overview_read():
             assert getattr(back, field) == getattr(planned, field), field
 
 
+def test_coordinates_beyond_64_bits_are_drawn_here(monkeypatch):
+    from bot.service import render_pool
+
+    far = 1 << 70
+    state = _state([("Ann", "K", (far + 10 * i, 3 * i)) for i in range(300)] + [("Bob", "Q", (far, 0))])
+    planned = plan_board(RULES, state)
+    with pytest.raises(OverflowError):
+        planned.pack()
+    monkeypatch.setattr(render_pool, "OVERVIEW_IN_PARALLEL_FROM", 100)
+    pool = render_pool.RenderPool()
+    try:
+        assert pool.board(RULES, state).result() == render_board(RULES, state)
+        assert pool._overview_executor is None          # no worker started for it, none let go
+    finally:
+        pool.close()
+
+
 def test_coordinates_beyond_32_bits_are_sent_whole():
     far = 3 << 31
     state = _state([("Ann", "K", (far + 10 * i, -far - 7 * i)) for i in range(300)] + [("Bob", "Q", (0, 0))])
