@@ -118,8 +118,8 @@ class AbilityEffects:
 
     def _next_to_witch_of(self, square: Square, mover: Piece) -> bool:
         """A piece next to a (non-disabled) witch is transparent to her side, except to her."""
-        return any(witch.id != mover.id and self._same_side(witch, mover)
-                   for witch in self._witches_next_to(square))
+        witches = self._witches_next_to(square)
+        return bool(witches) and any(witch.id != mover.id and self._same_side(witch, mover) for witch in witches)
 
     def frozen(self, piece: Piece) -> bool:
         if not self.zombies or piece.owner is None:
