@@ -19,7 +19,11 @@ the 50,000-piece one. Measured on 2 shared cores (issue 25, the engine's pass on
 growth; before it in brackets): 10,000 players 3.4-4.0 s [4.6 s], peak 600-670 MiB [730 MiB]; a
 tenth of them ordering 0.58-0.68 s [0.69-0.99 s], where 1,000 orders on 50,000 pieces take
 0.26-0.35 s; the crowded board 0.54-0.73 s [0.72-0.92 s], 2.2-2.6 times the 50,000-piece board
-[2.9-3.1 times]: not yet the goal (docs/service.md says what is left).
+[2.9-3.1 times]. Then the pass on the crowded board (issue 25, goal 3; runs alternating with the code
+before, in brackets): the crowded board 0.40-0.48 s [0.52-0.62 s], 1.6-2.1 times the 50,000-piece
+board [1.9-2.6 times], which takes 0.19-0.25 s [0.22-0.28 s]; 10,000 players 2.9-3.1 s [3.5 s],
+peak 600-620 MiB [647 MiB], a tenth of them ordering 0.46-0.48 s [0.58 s]: not yet the goal of
+about 1.3 (docs/service.md says what is left).
 """
 
 from __future__ import annotations
