@@ -850,7 +850,7 @@ class _BoardPainter:
         state, ruleset = self.state, self.ruleset
         zombies = [k.letter for k in ruleset.pieces.values() if k.has("zombie")]
         variety = any(e.name == "Variety" for e in state.events)
-        if pieces and (variety or any(state.board.of_kind(z) for z in zombies)):
+        if pieces and (variety or any(state.board.count_of_kind(z) for z in zombies)):
             position = position_for(ruleset, state)
             for here in pieces.values():
                 for piece in here:

@@ -16,7 +16,7 @@ import logging
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Iterator
 
 from bot.engine import serialize
@@ -30,7 +30,7 @@ from bot.render.timelapse import Extent
 from bot.store import Game
 
 from .actors import Moderator, require_moderator
-from .base import ServiceBase, frozen, is_row_number, position_token, with_joiners
+from .base import frozen, is_row_number, position_token, with_joiners
 from .claims import ClaimCases
 from .errors import InvalidInput, NotFound, WrongTime
 from .faults import fault_point

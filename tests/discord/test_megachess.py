@@ -53,7 +53,7 @@ async def test_each_team_gets_a_private_thread_with_its_players(world):
     assert members(world, alabaster) == {bot_id, world.alice.id, world.cleo.id}
     assert members(world, metal) == {bot_id, world.bob.id}
     welcome = alabaster.history(viewer=world.alice)[0].content
-    assert welcome.startswith(f"Team **alabaster**'s private thread for **megachess game**: plan your moves together")
+    assert welcome.startswith("Team **alabaster**'s private thread for **megachess game**: plan your moves together")
     with pytest.raises(Exception):
         alabaster.history(viewer=world.bob)                 # the other team cannot read it
     # /orders tells a player their team

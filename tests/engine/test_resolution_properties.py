@@ -38,7 +38,6 @@ from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

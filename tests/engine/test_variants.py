@@ -15,7 +15,6 @@ from bot.engine.standings import health_board_lines
 from bot.engine.state import GameState
 from bot.engine.variants import (Variant, VariantUnavailable, load_variant, playable_presets, variant_for)
 from bot.engine.variants.simultaneous import assemble_pipeline
-from bot.engine.variants.summary import rules_summary
 
 NEISG = load_preset("neisg")
 SANDBOX = load_preset("sandbox")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from datetime import timedelta
 
 import pytest
 

@@ -20,7 +20,7 @@ from ..betza import describe_betza
 from ..board import Board
 from ..model import Piece, Square, format_square as sq
 from ..ruleset import PieceKind, Ruleset
-from .layout import GOAL, PLAYERS, Territory, TerritoryRules
+from .layout import GOAL, Territory, TerritoryRules
 from .notation import Action, Draft, Place
 from .state import TerritoryState
 

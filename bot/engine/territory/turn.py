@@ -29,7 +29,7 @@ from ..validation import OrderCheck
 from .layout import GOAL, PLAYERS, Territory, TerritoryRules
 from .notation import HINT, Action, Draft, Place, TurnSubmission, format_action, format_submission, parse_turn
 from .pieces import Refusal, Table, Won
-from .state import TerritoryState, canonical
+from .state import TerritoryState
 
 __all__ = ["TurnCheck", "set_up", "active_player", "slot_of", "controls", "check_turn", "resolve_turn",
            "next_turn", "fill", "QUIET_DRAW", "submission_text", "table_for", "territory_of", "legal_destinations",

@@ -202,7 +202,7 @@ class TerritoryVariant(Variant):
             "- **A turn**: an action (move one piece, or use its ability), then place one reserve piece or draft "
             f"1 to {rules.draft_max} pieces. Write `Bal(0,-4)-(0,-2); +Sun(3,-5)`, `draft Bal, Fire`, `pass` or "
             "`resign`.",
-            f"- **Placing**: on your own turns in your home rows (or next to your Portal; a Freedom anywhere); on a "
+            "- **Placing**: on your own turns in your home rows (or next to your Portal; a Freedom anywhere); on a "
             "territory's turn only in it. Never on the goal or the neutral zone.",
             "- **Control**: your pieces in an area count 1 (a Sun 2); you control it with 2 more than your "
             "opponent. A Chaos blocks control of a territory.",
