@@ -214,6 +214,13 @@ class Board:
         kinds = self._owned_kinds.get(owner)
         return kinds is not None and letter in kinds
 
+    def kinds_owned(self, owner: str | None) -> dict[str, int]:
+        """How many pieces of each kind the owner has on the board (kind letter -> count, no zero
+        counts), without listing them: a player's material is a few kinds, not their whole army. A
+        new dict each call, since the board's own is shared with its copies."""
+        kinds = self._owned_kinds.get(owner)
+        return dict(kinds) if kinds else {}
+
     def of_kind(self, letter: str) -> list[Piece]:
         """The pieces of one kind, in the order the board holds them. The first question about a
         kind scans the board once; from then on this board and its copies keep that kind's pieces

@@ -71,16 +71,18 @@ def _worth(ruleset: Ruleset, kind: str, energy: bool, spirit: bool) -> Fraction:
     return worth
 
 
-_KIND, _OWNER = attrgetter("kind"), attrgetter("owner")
+_OWNER = attrgetter("owner")
 _ENERGY, _SPIRIT = attrgetter("energy"), attrgetter("spirit")
 
 
 def standings(ruleset: Ruleset, state) -> list[Standing]:
     """Every player still in the game who has joined, ranked. The same exact scores as summing
     every piece's worth, in whole numbers: each worth is counted in a unit that makes every worth of
-    the ruleset whole (a half, where a worth is a half), a player's score is the sum of their
-    pieces' plain worths by kind, corrected for the few energy pawns and spirit hosts on the board,
-    and the ranking compares whole numbers (a 1,000-player board: no fraction is added or compared)."""
+    the ruleset whole (a half, where a worth is a half), a player's score is each kind's plain worth
+    times how many pieces of it they own (the board's counts: a few kinds a player, not their ~50
+    pieces), corrected for the few energy pawns and spirit hosts on the board, whose worth is not
+    their kind's alone, and the ranking compares whole numbers (a 1,000-player board: no fraction is
+    added or compared)."""
     royal = ruleset.royal_letter
     board = state.board
     plain = {letter: Fraction(_worth(ruleset, letter, False, False)) for letter in ruleset.pieces}
@@ -100,10 +102,10 @@ def standings(ruleset: Ruleset, state) -> list[Standing]:
     for name, player in state.players.items():
         if player.status != "active":
             continue
-        pieces = board.owned_by(name)
-        if not pieces and player.king_lost_at is None:
+        kinds = board.kinds_owned(name)
+        if not kinds and player.king_lost_at is None:
             continue
-        score = sum(map(scaled.__getitem__, map(_KIND, pieces))) + extra.get(name, 0)
+        score = sum([scaled[letter] * count for letter, count in kinds.items()]) + extra.get(name, 0)
         rows.append((score, player.captured, name, player, kings is None or name in kings))
     # the captured amounts compared in one unit too
     by = lcm(*(row[1].denominator for row in rows)) if rows else 1
