@@ -73,38 +73,34 @@ class _Near:
         self.blocks: dict[tuple[int, int], dict[Square, tuple[int, ...]]] = blocks
         self.mine: set[tuple[int, int]] = mine
 
+    def _own(self, key: tuple[int, int]) -> dict[Square, tuple[int, ...]]:
+        """The block ``key``, which this board may change in place: made if missing, copied if shared."""
+        block = self.blocks.get(key)
+        if block is None or key not in self.mine:
+            block = self.blocks[key] = {} if block is None else dict(block)
+            self.mine.add(key)
+        return block
+
     def add(self, piece: Piece) -> None:
         x, y = piece.square
-        blocks, mine, piece_id = self.blocks, self.mine, piece.id
         for dx, dy in _NEIGHBOURS:
             square = (x + dx, y + dy)
-            key = (square[0] // _BLOCK, square[1] // _BLOCK)
-            block = blocks.get(key)
-            if block is None:
-                block = blocks[key] = {}
-                mine.add(key)
-            elif key not in mine:
-                block = blocks[key] = dict(block)
-                mine.add(key)
-            block[square] = block.get(square, ()) + (piece_id,)
+            block = self._own((square[0] // _BLOCK, square[1] // _BLOCK))
+            block[square] = block.get(square, ()) + (piece.id,)
 
     def discard(self, piece: Piece) -> None:
         x, y = piece.square
-        blocks, mine, piece_id = self.blocks, self.mine, piece.id
         for dx, dy in _NEIGHBOURS:
             square = (x + dx, y + dy)
             key = (square[0] // _BLOCK, square[1] // _BLOCK)
-            block = blocks[key]
-            if key not in mine:
-                block = blocks[key] = dict(block)
-                mine.add(key)
-            rest = tuple(i for i in block[square] if i != piece_id)
+            block = self._own(key)
+            rest = tuple(i for i in block[square] if i != piece.id)
             if rest:
                 block[square] = rest
             else:
                 del block[square]
                 if not block:
-                    del blocks[key]
+                    del self.blocks[key]
 
     def copy(self) -> "_Near":
         """The same index for a copy of the board: the blocks are shared, and from now on neither

@@ -136,7 +136,7 @@ def prepare_update(ruleset, state: GameState, new_state: GameState, report: Repo
                                    palette=palette)
         board = pool.board(ruleset, new_state, palette=palette)
     else:
-        board = paint_board(ruleset, new_state, palette=palette).encode()
+        board = BoardPicture(paint_board(ruleset, new_state, palette=palette).encode())
     state_json, report_json = serialize.dumps(new_state), report.to_json_text()
     shown = board
     if drawn_whole(ruleset, new_state):      # territory: its own picture, with the turn's action drawn
@@ -144,8 +144,7 @@ def prepare_update(ruleset, state: GameState, new_state: GameState, report: Repo
     place = frame_place(new_state, earlier)        # while the workers draw: not after they are waited for
     drafts = update_posts(ruleset, state, new_state, report, user_ids, game_name, palette, board=shown,
                           rulebook=rulebook, health=health)
-    png = board.result() if isinstance(board, BoardPicture) else board
-    frame = update_frame(ruleset, new_state, earlier, png, palette, place)
+    frame = update_frame(ruleset, new_state, earlier, board.result(), palette, place)
     return Prepared(drafts, frame, state_json, report_json)
 
 
