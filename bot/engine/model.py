@@ -58,11 +58,14 @@ class Piece:
         return replace(self, square=square)
 
     def with_check(self, check: str) -> "Piece":
-        """``replace(self, check=check)``, about twice as fast: after a big update step 10 changes
-        the check state of tens of thousands of pieces."""
-        values = list(_piece_values(self))
-        values[_CHECK_INDEX] = check
-        return Piece(*values)
+        """``replace(self, check=check)``, about two and a half times as fast: after a big update
+        step 10 changes the check state of tens of thousands of pieces (see _slot_copier)."""
+        return _with_check(self, check)
+
+    def enabled(self) -> "Piece":
+        """``replace(self, disabled=False)``, as fast as :meth:`with_check`: step 9 enables every
+        piece generated in the update before (a thousand after a big one)."""
+        return _with_disabled(self, False)
 
     @property
     def canonical_key(self) -> tuple:
@@ -70,8 +73,23 @@ class Piece:
         return (self.owner or "", self.square[0], self.square[1], self.kind)
 
 
-_piece_values = attrgetter(*Piece.__slots__)   # every field, in the order of the constructor
-_CHECK_INDEX = Piece.__slots__.index("check")
+def _slot_copier(cls: type, changed: str):
+    """A function ``(obj, value)`` making a copy of obj whose field ``changed`` is value, for a frozen
+    dataclass with slots. It fills the new object's slots through the class's own slot descriptors, as the
+    generated ``__init__`` does through ``object.__setattr__`` once a field, but without a call by
+    name for each field: the code is written out once, field by field, the way dataclasses writes
+    ``__init__`` itself. Every slot is set, so a field added to the class is copied too."""
+    setters = {f"_set_{name}": cls.__dict__[name].__set__ for name in cls.__slots__}
+    lines = ["def copy(obj, value):", "    new = _new(_cls)"]
+    lines += [f"    _set_{name}(new, {'value' if name == changed else 'obj.' + name})" for name in cls.__slots__]
+    lines.append("    return new")
+    namespace = {"_new": object.__new__, "_cls": cls, **setters}
+    exec("\n".join(lines), namespace)
+    return namespace["copy"]
+
+
+_with_check = _slot_copier(Piece, "check")
+_with_disabled = _slot_copier(Piece, "disabled")
 
 
 @dataclass(slots=True)
@@ -88,3 +106,11 @@ class Player:
     king_lost_square: Square | None = None
     rejoin_after: int | None = None
     pending: tuple[str, ...] = field(default_factory=tuple)
+
+    def copy(self) -> "Player":
+        """``replace(self)``, about four times as fast: an update copies every player of the game
+        (10,000 in the largest), whether they ordered or not."""
+        return Player(*_player_values(self))
+
+
+_player_values = attrgetter(*Player.__slots__)   # every field, in the order of the constructor

@@ -8,7 +8,7 @@ The steps of a pipeline (``bot/engine/steps``) read and change one :class:`Updat
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Mapping
 
@@ -67,10 +67,7 @@ class Update:
         self.seed = seed
         self.rng = rng_for(seed, state.update)
         self.report = Report(state.update)
-        self.players: dict[str, Player] = {n: replace(p) for n, p in state.players.items()}
-        royal = ruleset.royal_letter
-        if royal is not None:   # asked at every update (balances, respawns): kept by P0's board, then by copies
-            state.board.of_kind(royal)
+        self.players: dict[str, Player] = {n: p.copy() for n, p in state.players.items()}
         self.board: Board = state.board.copy()
         self.next_id = state.next_id
         self.p0_position = position_for(ruleset, state)

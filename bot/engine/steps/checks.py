@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .. import checks
 from ..abilities import position_for
 from ..update import Update
@@ -13,8 +11,9 @@ __all__ = ["enable", "check_states"]
 
 def enable(update: Update) -> None:
     """D16 step 9: pieces generated in the previous update may now capture."""
-    for piece in [p for p in update.board.transient() if p.disabled and p.placed != update.number]:
-        update.board.replace(replace(piece, disabled=False))
+    number = update.number
+    for piece in [p for p in update.board.transient() if p.disabled and p.placed != number]:
+        update.board.replace(piece.enabled())
         update.changed.add(piece.square)
 
 
@@ -37,10 +36,11 @@ def check_states(update: Update) -> None:
                                                    see_through)
             ids |= protection
             # a spent piece that stays spent needs nothing: only the transient ones move on
+            advance, replace = checks.advance, board.replace
             for piece in [p for p in board.transient() if p.check != "none" and p.id not in ids]:
-                state = checks.advance(piece)
+                state = advance(piece)
                 if state != piece.check:
-                    board.replace(piece.with_check(state))
+                    replace(piece.with_check(state))
         else:
             ids, attacked, suspects, protection = {p.id for p in board}, set(), {}, set()
         for piece_id in sorted(ids):
