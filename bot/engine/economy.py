@@ -11,10 +11,10 @@ import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import ceil
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from .model import Piece, Player, format_amount
-from .report import Report
+from .report import PUBLIC, Entry, Report
 from .standings import piece_worth
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,6 +53,36 @@ class Ledger:
         self.start.setdefault(player, record.balance)
         record.balance += amount
         self.report.add("balance", [player], amount=Fraction(amount), currency=self.currency, reason=reason)
+
+    def credit_each(self, players: Iterable[str], amount: Fraction, reason: str) -> None:
+        """:meth:`credit` of the same amount to each of ``players`` in turn (regeneration: every
+        player of a 10,000-player game), with the same balances and report entries. Fractions are
+        immutable, so every entry holds the one Fraction of the amount, and players whose whole
+        balances come to the same sum share its Fraction: a whole amount added to a whole balance
+        is added on the numerators, which gives the very Fraction that ``+`` would without its
+        general arithmetic."""
+        if amount == 0:
+            return
+        share = Fraction(amount)
+        whole = share.numerator if share.denominator == 1 else None
+        records, start, entries = self.players, self.start, self.report.entries
+        currency = self.currency
+        sums: dict[int, Fraction] = {}     # whole balance after -> its Fraction, made once
+        for player in players:
+            record = records[player]
+            balance = record.balance
+            if player not in start:
+                start[player] = balance
+            if whole is not None and type(balance) is Fraction and balance.denominator == 1:
+                total = balance.numerator + whole
+                after = sums.get(total)
+                if after is None:
+                    after = sums[total] = Fraction(total)
+                record.balance = after
+            else:
+                record.balance = balance + amount
+            entries.append(Entry("balance", (player,), PUBLIC,
+                                 {"amount": share, "currency": currency, "reason": reason}))
 
 
 def piece_value(update: "Update", piece: Piece) -> Fraction:
@@ -136,13 +166,10 @@ def regenerate(update: "Update") -> None:
     if amount == 0:
         return
     royal = update.ruleset.royal_letter
-    kings = {p.owner for p in update.board.of_kind(royal)} if royal is not None else set()
-    for name in sorted(update.players):
-        player = update.players[name]
-        if player.status != "active" or not update.joined(name):
-            continue
-        if policy.earns(has_king=name in kings, executed=name in update.executed_players):
-            update.ledger.credit(name, amount, policy.reason)
+    players, owns_kind, executed = update.players, update.board.owns_kind, update.executed_players
+    earners = [name for name in sorted(players) if players[name].status == "active" and update.joined(name)
+               and policy.earns(has_king=royal is not None and owns_kind(name, royal), executed=name in executed)]
+    update.ledger.credit_each(earners, amount, policy.reason)
 
 
 #: How a refund is rounded (``[economy] refund_rounding``): up to a whole number, or to a half.
@@ -159,9 +186,12 @@ def settle_debts(update: "Update", rng: random.Random) -> None:
         return
     royal = update.ruleset.royal_letter
     rounding = _ROUNDINGS[economy.refund_rounding]
-    for name in sorted(update.players):
+    # a balance's numerator has its sign (whole numbers and Fractions alike): the players in debt
+    # are found without comparing 10,000 Fractions with 0, then settled in name order
+    indebted = sorted(name for name, player in update.players.items() if player.balance.numerator < 0)
+    for name in indebted:
         player = update.players[name]
-        if player.balance >= 0 or player.status != "active":
+        if player.status != "active":
             continue
         while player.balance < 0:
             pieces = sorted((p for p in update.board.owned_by(name) if p.kind != royal),

@@ -218,7 +218,12 @@ class Regeneration:
         return self.name != "never"
 
     def earns(self, has_king: bool, executed: bool) -> bool:
-        return {"king": has_king, "executed_order": executed, "in_game": True}.get(self.name, False)
+        name = self.name     # asked for every player of the game at every update: no dict made each time
+        if name == "king":
+            return has_king
+        if name == "executed_order":
+            return executed
+        return name == "in_game"
 
     def note(self, amount: str, has_king: bool, why: str) -> tuple[str, bool]:
         """What the standings say the player regenerates next update, and whether it is a warning."""

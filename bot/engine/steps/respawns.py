@@ -15,10 +15,13 @@ def respawns(update: Update) -> None:
     royal = update.ruleset.royal_letter
     if not after or royal is None:
         return
-    kings = {p.owner for p in update.board.of_kind(royal)}
-    for name in sorted(update.players):
+    owns_kind = update.board.owns_kind
+    # only players who lost their king may respawn: found in one pass, then in name order (the
+    # random draws are made in that order)
+    kingless = sorted(name for name, player in update.players.items() if player.king_lost_at is not None)
+    for name in kingless:
         player = update.players[name]
-        if (player.status != "active" or player.king_lost_at is None or name in kings
+        if (player.status != "active" or owns_kind(name, royal)
                 or update.number < player.king_lost_at + after or player.king_lost_square is None):
             continue
         square = respawn_square(update, player.king_lost_square)
