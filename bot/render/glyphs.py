@@ -24,6 +24,10 @@ about 7,000 words in a board of 1,000 rows, a later update meets 300-800 it has 
 and blends one coverage a word instead of one a glyph (37,000 before). A word reaching back over the one
 before (never seen in DejaVu Sans) has the whole text combined first, as Pillow does.
 
+A text's box (``getbbox``: :func:`text_box`) and its coverage in that box (``getmask2``:
+:func:`text_mask`, the short labels an overview draws by the thousand) are worked out from the same
+kept glyphs and pairs, the box from each character's own box (see :func:`text_box`).
+
 Only texts whose shaping is that simple are drawn so: characters of :data:`SIMPLE` (printable
 ASCII, Latin-1 but the soft hyphen, a few punctuation marks: no combining marks, nothing right to
 left, nothing the shaper hides), without the ligatures DejaVu forms (``ff``, ``fi``, ``fl``), on
@@ -41,7 +45,7 @@ from operator import add
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
-__all__ = ["draw_text", "text_length", "SIMPLE"]
+__all__ = ["draw_text", "text_length", "text_box", "text_mask", "SIMPLE"]
 
 #: the characters composed from cached glyphs (any other character: the text is drawn by Pillow)
 SIMPLE = frozenset([chr(c) for c in range(0x20, 0x7F)] + [chr(c) for c in range(0xA0, 0x100) if c != 0xAD]
@@ -57,7 +61,7 @@ class _Face:
     """One font's glyphs, the pen's steps between them and the coverages of words, filled as
     characters, pairs and words are first met."""
 
-    __slots__ = ("font", "glyphs", "steps", "words")
+    __slots__ = ("font", "glyphs", "steps", "words", "reaches")
 
     def __init__(self, font: ImageFont.FreeTypeFont) -> None:
         self.font = font
@@ -71,6 +75,10 @@ class _Face:
         #: combined coverage, or None for blanks only; where its box begins from that pixel, x and
         #: y; where it ends, x)
         self.words: dict[tuple[str, int], tuple] = {}
+        #: character -> how far right of the pixel its pen stands in the glyph's box reaches (see
+        #: :func:`text_box`): (True, that many pixels), or (False, at most that many; and whether
+        #: no more can be learnt)
+        self.reaches: dict[str, tuple] = {}
 
     def learn(self, text: str) -> None:
         """Rasterize and measure what ``text`` needs that is not known yet."""
@@ -177,6 +185,118 @@ def text_length(font: ImageFont.FreeTypeFont, text: str) -> float:
     except KeyError:
         face.learn(text)
         return text_length(font, text)
+
+
+def text_box(font: ImageFont.FreeTypeFont, text: str) -> tuple[int, int, int, int]:
+    """``font.getbbox(text)``, the same four numbers: for a simple text (see the module) worked out
+    from the kept glyphs instead of shaping the text and loading each glyph again (about 25 us a
+    text: an overview meets hundreds of new viewport names and coordinates at each update).
+
+    Pillow's box is the union of each glyph's box (FreeType's control box in whole pixels, placed at
+    the pen rounded to the pixel) and of the pen's line, from 0 to the pen after each glyph, and the
+    baseline. A character's own box (kept with its glyph) is that union for the character alone, so
+    it gives the glyph's box exactly where the glyph reaches beyond the pen's line (left of 0, above
+    or below the baseline, right of its advance); the text's top, bottom and left are the extremes
+    of its characters', and its right the furthest of the pen's line and of the glyphs that reach
+    beyond their advance. A glyph that may reach beyond the text's right without showing it in its
+    own box (its advance's line hides its edge) is measured once (:func:`_learn_reach`); a text
+    whose right still depends on it is measured by Pillow."""
+    if not text or not isinstance(font, ImageFont.FreeTypeFont) or not _simple(text):
+        return font.getbbox(text)
+    face = _face(font)
+    try:
+        return _box(face, text)
+    except KeyError:
+        face.learn(text)
+        return _box(face, text)
+
+
+def _box(face: _Face, text: str) -> tuple[int, int, int, int]:
+    glyphs, reaches = face.glyphs, face.reaches
+    pens = list(accumulate(map(face.steps.__getitem__, map(add, text, text[1:])), initial=0))
+    placed = list(map(glyphs.__getitem__, text))
+    if min(pens) < 0:            # a pen behind the start (no such kerning in our faces): Pillow's own
+        return face.font.getbbox(text)
+    # the pen's line: from 0 to the furthest the pen gets after a glyph, rounded to the pixel
+    right = (max(max(pens), pens[-1] + placed[-1][5]) + 32) >> 6
+    left = 0
+    unsure = []
+    for char, pen, glyph in zip(text, pens, placed):
+        pixel = (pen + 32) >> 6
+        if pixel + glyph[1] < left:
+            left = pixel + glyph[1]
+        reach = reaches.get(char) or _reach(face, char)
+        if reach[0]:
+            if pixel + reach[1] > right:
+                right = pixel + reach[1]
+        else:
+            unsure.append((pixel + reach[1], char, reach[2]))
+    for furthest, char, learnt in unsure:
+        if furthest > right:             # it might reach past the text's right: learn how far, once
+            if learnt:
+                return face.font.getbbox(text)
+            _learn_reach(face, char)
+            return _box(face, text)
+    return left, min([glyph[2] for glyph in placed]), right, max([glyph[2] + glyph[4] for glyph in placed])
+
+
+def _reach(face: _Face, char: str) -> tuple:
+    """What ``char``'s own box tells of how far right of its pen's pixel its glyph reaches: exactly,
+    where the glyph reaches past its advance's line, else at most that line's end."""
+    _, x, _, width, _, advance, _ = face.glyphs[char]
+    found = (True, x + width) if x + width > (advance + 32) >> 6 else (False, x + width, False)
+    face.reaches[char] = found
+    return found
+
+
+def _learn_reach(face: _Face, char: str) -> None:
+    """How far ``char``'s glyph reaches, measured once by Pillow after spaces (whose glyphs are
+    blank) that leave the pen where its advance's line ends least far: at most ``advance >> 6``
+    pixels from the pen's pixel (the pen ``p`` 1/64 into its pixel, ``(p + 32) % 64 + advance % 64
+    < 64``). Past that line, Pillow's box shows exactly where the glyph ends; if it does not, the
+    glyph never reaches further than that from its pen's pixel, wherever the pen stands, and so
+    never past the pen's own line after it."""
+    advance = face.glyphs[char][5]
+    face.learn("  " + char)
+    space, before = face.steps.get("  "), face.steps.get(" " + char)
+    found = (False, face.reaches[char][1], True)        # nothing learnt: such texts measured by Pillow
+    if face.glyphs[" "][0] is None and space and space > 0 and before is not None:
+        for count in range(64):
+            pen = 0 if count == 0 else (count - 1) * space + before
+            if pen >= 0 and (pen + 32) % 64 + advance % 64 < 64:
+                right = face.font.getbbox(" " * count + char)[2]
+                pixel = (pen + 32) >> 6
+                found = (True, right - pixel) if right > (pen + advance + 32) >> 6 else (False, advance >> 6, True)
+                break
+    face.reaches[char] = found
+
+
+def text_mask(font: ImageFont.FreeTypeFont, text: str,
+              box: tuple[int, int, int, int] | None = None) -> tuple[Image.Image, int, int]:
+    """``text``'s coverage as Pillow draws it (``font.getmask2(text, "L")``: its box's pixels, the
+    glyphs combined as Pillow combines them), as a picture at least 1 x 1, and where its box begins
+    from the drawing position (``box``: ``text_box(font, text)``, if known). A simple text (see the
+    module) is composed from the kept glyphs in its box, each pasted once: a short label new to the
+    picture costs a few microseconds instead of Pillow shaping, measuring and rasterizing it."""
+    left, top, right, bottom = box or text_box(font, text)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    if not text or not isinstance(font, ImageFont.FreeTypeFont) or not _simple(text):
+        ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255)
+        return mask, left, top
+    face = _face(font)
+    try:
+        pens = list(accumulate(map(face.steps.__getitem__, map(add, text, text[1:])), initial=-(left << 6)))
+        placed = list(map(face.glyphs.__getitem__, text))
+    except KeyError:
+        face.learn(text)
+        return text_mask(font, text, (left, top, right, bottom))
+    core = mask.im
+    for (coverage, x, y, width, height, _, _), pen in zip(placed, pens):
+        if coverage is not None:
+            x += (pen + 32) >> 6
+            y -= top
+            core.paste(255, (x, y, x + width, y + height), coverage)
+    return mask, left, top
 
 
 def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font: ImageFont.FreeTypeFont,

@@ -34,7 +34,7 @@ from bot.engine.variants.base import TeamTotal
 # the board's owner -> tones rule, so that a swatch always matches the player's pieces on the board
 # (a colour name the palette does not know gets the same spare colour in both images)
 from .board import Rendered, _PlayerColours
-from .glyphs import draw_text, text_length
+from .glyphs import draw_text, text_length, text_mask
 from .png import fast_png
 from .palette import PALETTES, contrast_edge
 from .sprites import bold_font, font as regular_font
@@ -176,10 +176,7 @@ def _width(text: str, size: int, bold: bool = False) -> int:
 def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     """``text``'s coverage as drawn at (0, 0), with where its box begins (cached: the short texts
     of a row, a balance, a count, a note, repeat from row to row; never changed once made)."""
-    left, top, right, bottom = _font(size, bold).getbbox(text)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=_font(size, bold), fill=255)
-    return mask, left, top
+    return text_mask(_font(size, bold), text)
 
 
 def _stamp(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, size: int, bold: bool, fill: RGB) -> None:
