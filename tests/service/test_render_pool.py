@@ -172,3 +172,31 @@ def test_a_small_overview_is_drawn_here(large, pool, monkeypatch):
     monkeypatch.setattr(render_pool, "OVERVIEW_IN_PARALLEL_FROM", len(new_state.board) + 1)
     assert pool.board(ruleset, new_state).result() == render_board(ruleset, new_state)
     assert pool._overview_executor is None
+
+
+def test_the_health_board_s_call_is_read_back_as_the_values_sent():
+    """The call is pickled field by field (render_pool._CallPickler): read back, it equals the
+    panel and roster sent, of every kind of value a panel holds (events, teams, players who left,
+    halves, a player with every field set, a Fraction in a nested value), types included."""
+    import pickle
+
+    from bot.engine.standings import Standing
+    from bot.engine.variants.base import PanelEvent, PanelOut, PanelRow, StandingsPanel, TeamTotal
+
+    rows = tuple(PanelRow(Standing(rank, f"P{rank}", "Red", Fraction(2 * rank + 1, 2), Fraction(rank), Fraction(-3),
+                                   rank % 2 == 0), f"{rank}. P{rank} (Red)", "+1 Regen", rank == 3)
+                 for rank in range(1, 6))
+    panel = StandingsPanel(title="Health board", currency="health", rows=rows,
+                           events=(PanelEvent("Fog", 3, 2, 6, "Fog falls.", ((1, 2), (-3, 4))),),
+                           next_event_draw=7, legend=(("💖", "has a king"),), ranking="by score",
+                           teams=(TeamTotal("North", 3, Fraction(7, 2)),), winners=("P1",), result="P1 wins",
+                           shown=20, out=(PanelOut("Cleo", "Blue", "Cleo (Blue): eliminated (D30)"),))
+    players = {"P1": Player("P1", "Red", Fraction(11, 2), Fraction(3), "active", "North", 4, (5, -6), 7, ("+Q(1,2)",)),
+               "P2": Player("P2", "Green/Gold")}
+    call = (panel, render_pool._Roster(players, 9, None), dict(game_title="Neisg", palette="default",
+                                                               extra=[Fraction(1, 3), Fraction(4)]))
+    back = pickle.loads(render_pool._pickled(call))
+    assert back == call
+    assert [type(row.standing.score) for row in back[0].rows] == [Fraction] * 5
+    assert type(back[1].players["P1"]) is Player and back[1].players["P1"].pending == ("+Q(1,2)",)
+    assert back[0].rows[0].standing.score == Fraction(3, 2) and back[2]["extra"][1].denominator == 1
