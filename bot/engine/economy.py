@@ -8,7 +8,7 @@ balance entries always add up to each player's change.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil
 from typing import TYPE_CHECKING, Iterable
@@ -44,13 +44,11 @@ class Ledger:
     players: dict[str, Player]
     report: Report
     currency: str
-    start: dict[str, Fraction] = field(default_factory=dict)
 
     def credit(self, player: str, amount: Fraction, reason: str) -> None:
         if amount == 0:
             return
         record = self.players[player]
-        self.start.setdefault(player, record.balance)
         record.balance += amount
         self.report.add("balance", [player], amount=Fraction(amount), currency=self.currency, reason=reason)
 
@@ -65,14 +63,12 @@ class Ledger:
             return
         share = Fraction(amount)
         whole = share.numerator if share.denominator == 1 else None
-        records, start, entries = self.players, self.start, self.report.entries
+        records, entries = self.players, self.report.entries
         currency = self.currency
         sums: dict[int, Fraction] = {}     # whole balance after -> its Fraction, made once
         for player in players:
             record = records[player]
             balance = record.balance
-            if player not in start:
-                start[player] = balance
             if whole is not None and type(balance) is Fraction and balance.denominator == 1:
                 total = balance.numerator + whole
                 after = sums.get(total)
@@ -167,8 +163,14 @@ def regenerate(update: "Update") -> None:
         return
     royal = update.ruleset.royal_letter
     players, owns_kind, executed = update.players, update.board.owns_kind, update.executed_players
-    earners = [name for name in sorted(players) if players[name].status == "active" and update.joined(name)
-               and policy.earns(has_king=royal is not None and owns_kind(name, royal), executed=name in executed)]
+    earners = []
+    for name in sorted(players):
+        if players[name].status != "active":
+            continue
+        has_king = royal is not None and owns_kind(name, royal)
+        # a king on the board is a piece on the board: its owner has joined, nothing more to ask
+        if (has_king or update.joined(name)) and policy.earns(has_king=has_king, executed=name in executed):
+            earners.append(name)
     update.ledger.credit_each(earners, amount, policy.reason)
 
 
