@@ -30,8 +30,8 @@ from __future__ import annotations
 import json
 from bisect import bisect_left
 from dataclasses import fields
-from itertools import compress, count, filterfalse, islice
-from operator import attrgetter, not_
+from itertools import compress, count, filterfalse, islice, repeat
+from operator import attrgetter, eq, not_
 from fractions import Fraction
 from typing import Any
 
@@ -267,53 +267,69 @@ def _encode_all(pieces: dict[int, Piece]) -> _Encoded:
     return _Encoded(pieces, list(map(id, ordered)), list(map(keys.__getitem__, order)), _piece_texts(ordered))
 
 
+class _Nobody:
+    """Stands for no piece where a piece's owner, square and kind are compared: equal to none."""
+
+    owner = square = kind = object()
+
+
+_ID = attrgetter("id")
+_PLACE = attrgetter("owner", "square", "kind")       # with the id (the same here), a piece's key
+_NOBODY = _Nobody()
+
+
 def _encode_changes(pieces: dict[int, Piece], base: _Encoded) -> _Encoded:
     """``_encode_all(pieces)``, from the record of a board that shares most of its pieces; only
     the pieces of one board and not the other are looked at. A piece that left is replaced by the
-    new piece with its id when the two have the same key (its check state changed, say), else
-    dropped; the other new pieces are put in their places, found by bisection. The pieces both
-    boards hold are neither keyed nor written again, and never compared with each other."""
+    new piece with its id when the two have the same key (its check state changed, say: most of an
+    update's changes), written in its place; the others are dropped, and the other new pieces put in
+    their places, found by bisection. The pieces both boards hold are neither keyed nor written
+    again, and never compared with each other; the pieces that left are matched with the new ones
+    in C (maps over them, no Python step per piece), and the lists are copied once, a slice between
+    each two places where a piece is dropped or put (an update of 1,000 orders on 50,000 pieces:
+    about 3,500 pieces left, 2,600 of them replaced, 900 dropped, 1,000 put)."""
     added = list(filterfalse(base.pieces.__contains__, pieces))
     if not added and len(pieces) == len(base.pieces):       # the very same pieces
         return _Encoded(pieces, base.ids, base.keys, base.texts)
-    ids, keys, texts, before = base.ids, base.keys, base.texts, base.pieces
+    ids, keys, texts = base.ids, base.keys, base.texts
     new = {piece.id: piece for piece in map(pieces.__getitem__, added)}
-    # (place in the old order, 0: the new piece goes before it, 1: it is dropped, 2: replaced)
-    changes: list[tuple] = []
-    replacing: list[Piece] = []
-    for at in compress(count(), map(not_, map(pieces.__contains__, ids))):
-        piece = new.get(before[ids[at]].id)
-        if piece is not None and _canonical_key(piece) == keys[at]:
-            del new[piece.id]
-            changes.append((at, 2, keys[at], None, id(piece)))
-            replacing.append(piece)
-        else:
-            changes.append((at, 1))
+    left = list(compress(count(), map(not_, map(pieces.__contains__, ids))))      # places in the old order
+    before = list(map(base.pieces.__getitem__, map(ids.__getitem__, left)))
+    after = list(map(new.get, map(_ID, before), repeat(_NOBODY)))       # the new piece with the same id
+    same = list(map(eq, map(_PLACE, after), map(_PLACE, before)))
+    replacing = list(compress(after, same))
+    for piece in replacing:
+        del new[piece.id]
     inserted = list(new.values())
-    for piece, key in zip(inserted, map(_canonical_key, inserted)):
-        changes.append((bisect_left(keys, key), 0, key, None, id(piece)))
-    # written in the order the changes were listed: replaced pieces first, then inserted ones
-    written = iter(_piece_texts(replacing + inserted))
-    changes = [change if change[1] == 1 else change[:3] + (next(written),) + change[4:] for change in changes]
+    written = _piece_texts(replacing + inserted)
+    ids, texts = ids[:], texts[:]          # copies: a record's lists are never changed
+    for at, piece, text in zip(compress(left, same), replacing, written):
+        ids[at] = id(piece)
+        texts[at] = text
+    # (place in the old order, 0: the new piece goes before it, 1: the old piece is dropped)
+    changes: list[tuple] = [(at, 1) for at in compress(left, map(not_, same))]
+    for piece, key, text in zip(inserted, map(_canonical_key, inserted), islice(written, len(replacing), None)):
+        changes.append((bisect_left(keys, key), 0, key, text, id(piece)))
+    if not changes:
+        return _Encoded(pieces, ids, keys, texts)
     changes.sort()          # by place, then what comes first there: never two keys equal
     merged_ids: list[int] = []
     merged_keys: list[tuple] = []
     merged_texts: list[str] = []
     start = 0
     for change in changes:
-        at, what = change[0], change[1]
+        at = change[0]
         if at > start:
             merged_ids += ids[start:at]
             merged_keys += keys[start:at]
             merged_texts += texts[start:at]
             start = at
-        if what:
+        if change[1]:
             start = at + 1          # the old piece is not copied
-            if what == 1:
-                continue
-        merged_keys.append(change[2])
-        merged_texts.append(change[3])
-        merged_ids.append(change[4])
+        else:
+            merged_keys.append(change[2])
+            merged_texts.append(change[3])
+            merged_ids.append(change[4])
     merged_ids += ids[start:]
     merged_keys += keys[start:]
     merged_texts += texts[start:]
