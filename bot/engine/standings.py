@@ -71,7 +71,6 @@ def _worth(ruleset: Ruleset, kind: str, energy: bool, spirit: bool) -> Fraction:
     return worth
 
 
-_OWNER = attrgetter("owner")
 _ENERGY, _SPIRIT = attrgetter("energy"), attrgetter("spirit")
 
 
@@ -97,7 +96,6 @@ def standings(ruleset: Ruleset, state) -> list[Standing]:
         worth = worths[(piece.kind, piece.energy, piece.spirit)]
         extra[piece.owner] = (extra.get(piece.owner, 0) + worth.numerator * (unit // worth.denominator)
                               - scaled[piece.kind])
-    kings = None if royal is None else set(map(_OWNER, board.of_kind(royal)))
     rows = []
     for name, player in state.players.items():
         if player.status != "active":
@@ -106,7 +104,7 @@ def standings(ruleset: Ruleset, state) -> list[Standing]:
         if not kinds and player.king_lost_at is None:
             continue
         score = sum([scaled[letter] * count for letter, count in kinds.items()]) + extra.get(name, 0)
-        rows.append((score, player.captured, name, player, kings is None or name in kings))
+        rows.append((score, player.captured, name, player, royal is None or royal in kinds))
     # the captured amounts compared in one unit too
     by = lcm(*(row[1].denominator for row in rows)) if rows else 1
     rows.sort(key=lambda r: (-r[0], -r[1].numerator * (by // r[1].denominator), r[2]))
