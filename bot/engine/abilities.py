@@ -23,7 +23,7 @@ from .model import Piece, Square
 from .movement import Position
 from .ruleset import Ruleset
 
-__all__ = ["position_for", "rebased", "lifted", "AbilityEffects", "WITCH_TRIALS"]
+__all__ = ["position_for", "rebased", "lifted", "AbilityEffects", "WITCH_TRIALS", "zombie_index"]
 
 WITCH_TRIALS = "Witch Trials"
 
@@ -33,6 +33,12 @@ _NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or 
 #: board by the game's updates); before, it looks around each square (one order's check asks about
 #: a few)
 _WITCH_INDEX_AFTER = 256
+#: likewise, after this many pieces asked whether they are frozen, the board keeps the index of the
+#: zombies whose move reaches each square (one lookup instead of one per square a zombie could stand
+#: on), and after this many asked whether they are protected, the index of the angels next to each
+#: square (one lookup instead of eight)
+_ZOMBIE_INDEX_AFTER = 256
+_ANGEL_INDEX_AFTER = 256
 
 
 class AbilityEffects:
@@ -48,15 +54,18 @@ class AbilityEffects:
         self.board = position.board
         self.witch_trials = witch_trials
         if like is not None:  # the same ruleset: its kinds with abilities are known
-            self.zombies, self.witches, self.transparents, self.angels, self.witch_letters = (
-                like.zombies, like.witches, like.transparents, like.angels, like.witch_letters)
+            self.zombies, self.witches, self.transparents, self.angels = (
+                like.zombies, like.witches, like.transparents, like.angels)
         else:
             kinds = ruleset.pieces.values()
             self.zombies = {k.letter: k for k in kinds if k.has("zombie")}
             self.witches = {k.letter for k in kinds if k.has("witch")}
             self.transparents = {k.letter for k in kinds if k.has("transparent") or k.has("witch") or k.has("spirit")}
             self.angels = {k.letter for k in kinds if k.has("angel")}
+        self.zombie_reach, self.zombie_letters, self.zombie_offsets = zombie_index(ruleset)
         self.witch_letters = frozenset(self.witches)
+        self.angel_letters = frozenset(self.angels)
+        self._protected_asked = 0
         self._frozen: dict[int, bool] = {}
         self._passable: dict[Square, bool] = {}
         self._witches_near: dict[Square, tuple[Piece, ...]] = {}
@@ -76,19 +85,22 @@ class AbilityEffects:
             return self._next_to_witch_of(blocker.square, mover)
         return False
 
-    def passable(self, square: Square) -> bool:
+    def passable(self, square: Square, pieces: tuple[Piece, ...] | None = None) -> bool:
         """Whether some mover could pass through this square (so attackers behind it count).
-        Memoised: a position's pieces do not change while its effects are asked about."""
+        Memoised: a position's pieces do not change while its effects are asked about. ``pieces``:
+        the square's pieces on this position's board, when the caller has just looked them up (a
+        walk along a line does), so as not to look the square up again in a map of the whole board."""
         known = self._passable.get(square)
         if known is None:
-            known = self._passable[square] = self._compute_passable(square)
+            known = self._passable[square] = self._compute_passable(
+                square, self.board.at(square) if pieces is None else pieces)
         return known
 
-    def _compute_passable(self, square: Square) -> bool:
+    def _compute_passable(self, square: Square, pieces: tuple[Piece, ...]) -> bool:
         # one pass over the square's pieces (usually one): a neutral piece stops everyone; pieces
         # all of transparent kinds and not disabled let their side through
         transparents, see_through = self.transparents, True
-        for p in self.board.at(square):
+        for p in pieces:
             if p.owner is None:
                 return False
             if see_through and (p.disabled or p.kind not in transparents):
@@ -130,7 +142,26 @@ class AbilityEffects:
         return cached
 
     def _find_freezer(self, piece: Piece) -> bool:
+        """Whether an enemy zombie (not disabled) freezes the piece: its move reaches the piece's
+        square with the path clear up to it. From the board's index of the zombies whose move
+        reaches each square when it keeps one (one lookup; made once a position has asked about
+        _ZOMBIE_INDEX_AFTER pieces, as the witches' index), else one lookup per square a zombie
+        could stand on (eight for a zombie moving up to two squares orthogonally)."""
         board = self.board
+        near = board.near(self.zombie_letters, piece.square, self.zombie_offsets)
+        if near is None and len(self._frozen) >= _ZOMBIE_INDEX_AFTER:
+            board.keep_near(self.zombie_letters, self.zombie_offsets)
+            near = board.near(self.zombie_letters, piece.square, self.zombie_offsets)
+        if near is not None:
+            x, y = piece.square
+            for zombie in near:
+                if zombie.disabled or not self.position.enemies(zombie.owner, piece.owner):
+                    continue
+                # (the index holds every zombie kind's offsets: this kind's own may not give this one)
+                ways = self.zombie_reach[zombie.kind].get((x - zombie.square[0], y - zombie.square[1]), ())
+                if any(self._clear_between(zombie, k, step) for step, k in ways):
+                    return True
+            return False
         x, y = piece.square
         for kind in self.zombies.values():
             for ray in kind.movement.rays:
@@ -153,8 +184,51 @@ class AbilityEffects:
         """D25: next to a friendly non-disabled angel (Chebyshev 1); an angel never protects itself."""
         if not self.angels or piece.owner is None:
             return False
+        # the angels next to the square from the board's index of them when it keeps one (one lookup,
+        # made once a position has asked about _ANGEL_INDEX_AFTER pieces), else eight lookups around
+        board, letters = self.board, self.angel_letters
+        near = board.near(letters, piece.square)
+        if near is None:
+            self._protected_asked += 1
+            if self._protected_asked > _ANGEL_INDEX_AFTER:
+                board.keep_near(letters)
+                near = board.near(letters, piece.square)
+            else:
+                near = board.around(piece.square, _NEIGHBOURS)
         return any(angel.kind in self.angels and not angel.disabled and angel.id != piece.id
-                   and self._same_side(angel, piece) for angel in self.board.around(piece.square, _NEIGHBOURS))
+                   and self._same_side(angel, piece) for angel in near)
+
+
+ZombieReach = dict[str, dict[tuple[int, int], list[tuple[tuple[int, int], int]]]]
+_zombie_indexes: dict[int, tuple] = {}   # id of a ruleset -> (the ruleset, its zombie_index)
+
+
+def zombie_index(ruleset: Ruleset) -> tuple[ZombieReach, frozenset[str], frozenset[tuple[int, int]]]:
+    """For each zombie kind of the ruleset (letter), the offsets from a zombie to the squares its
+    move reaches (``k * step`` for each move ray and k up to its range, 1 for an unlimited one, as
+    :meth:`AbilityEffects._find_freezer` reads them), each with the (step, k) pairs that give it;
+    and the letters and offsets under which a board keeps the index of the zombies whose move
+    reaches each square (``Board.keep_near``, ``Board.near``).
+
+    The same objects for the same ruleset each time: a board finds its index by them, and a key
+    that is the kept one itself is found without comparing the offsets one by one."""
+    known = _zombie_indexes.get(id(ruleset))
+    if known is not None and known[0] is ruleset:
+        return known[1]
+    reach: ZombieReach = {}
+    for kind in ruleset.pieces.values():
+        if kind.has("zombie"):
+            offsets = reach[kind.letter] = {}
+            for ray in kind.movement.rays:
+                if ray.move:
+                    sx, sy = ray.step
+                    for k in range(1, (ray.range or 1) + 1):
+                        offsets.setdefault((k * sx, k * sy), []).append((ray.step, k))
+    index = reach, frozenset(reach), frozenset(o for offsets in reach.values() for o in offsets)
+    if len(_zombie_indexes) >= 64:   # a few rulesets in a process; never more than a few kept
+        _zombie_indexes.clear()
+    _zombie_indexes[id(ruleset)] = (ruleset, index)
+    return index
 
 
 def position_for(ruleset: Ruleset, state) -> Position:
@@ -188,7 +262,7 @@ def _never_transparent(blocker: Piece, mover: Piece) -> bool:
     return False
 
 
-def _never_passable(square: Square) -> bool:
+def _never_passable(square: Square, pieces: tuple[Piece, ...] | None = None) -> bool:
     return False
 
 

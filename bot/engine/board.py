@@ -10,10 +10,11 @@ Line directions are indexed lazily: the four chess lines from the start, any oth
 (2,1), say) the first time a ray needs it.
 
 A board may also keep, for a set of kinds (the witches of a ruleset), which of their pieces stand
-next to each square (:meth:`Board.keep_near`, :meth:`Board.near`). It is made once, when a position
-asks about many squares, and then follows every change and passes to copies, held in blocks of 8 x 8
-squares that a copy shares until it changes them: an update carries it over from the board before
-at the cost of the squares its changes reach, not of the board.
+next to each square (:meth:`Board.keep_near`, :meth:`Board.near`), or at other offsets from it (the
+squares a zombie's move reaches). It is made once, when a position asks about many squares, and
+then follows every change and passes to copies, held in blocks of 8 x 8 squares that a copy shares
+until it changes them: an update carries it over from the board before at the cost of the squares
+its changes reach, not of the board.
 """
 
 from __future__ import annotations
@@ -61,15 +62,18 @@ def _line_of(step: tuple[int, int]) -> tuple[tuple[int, int], int, int, int]:
 
 
 class _Near:
-    """For the pieces of some kinds, the ids of those next to each square (Chebyshev distance 1),
-    by block of _BLOCK x _BLOCK squares: block -> square -> ids. A board and its copies share the
-    blocks; ``mine`` are those this board may change in place, the others are copied the first
-    time it changes them (as the owners' dicts, see Board._take)."""
+    """For the pieces of some kinds, the ids of those at one of ``offsets`` from each square (by
+    default next to it: Chebyshev distance 1), by block of _BLOCK x _BLOCK squares: block -> square
+    -> ids. A board and its copies share the blocks; ``mine`` are those this board may change in
+    place, the others are copied the first time it changes them (as the owners' dicts, see
+    Board._take)."""
 
-    __slots__ = ("letters", "blocks", "mine")
+    __slots__ = ("letters", "offsets", "blocks", "mine")
 
-    def __init__(self, letters: frozenset[str], blocks: dict, mine: set) -> None:
+    def __init__(self, letters: frozenset[str], blocks: dict, mine: set,
+                 offsets: Iterable[tuple[int, int]] = _NEIGHBOURS) -> None:
         self.letters = letters
+        self.offsets = tuple(offsets)
         self.blocks: dict[tuple[int, int], dict[Square, tuple[int, ...]]] = blocks
         self.mine: set[tuple[int, int]] = mine
 
@@ -83,14 +87,14 @@ class _Near:
 
     def add(self, piece: Piece) -> None:
         x, y = piece.square
-        for dx, dy in _NEIGHBOURS:
+        for dx, dy in self.offsets:
             square = (x + dx, y + dy)
             block = self._own((square[0] // _BLOCK, square[1] // _BLOCK))
             block[square] = block.get(square, ()) + (piece.id,)
 
     def discard(self, piece: Piece) -> None:
         x, y = piece.square
-        for dx, dy in _NEIGHBOURS:
+        for dx, dy in self.offsets:
             square = (x + dx, y + dy)
             key = (square[0] // _BLOCK, square[1] // _BLOCK)
             block = self._own(key)
@@ -106,7 +110,7 @@ class _Near:
         """The same index for a copy of the board: the blocks are shared, and from now on neither
         board may change one in place."""
         self.mine = set()
-        return _Near(self.letters, dict(self.blocks), set())
+        return _Near(self.letters, dict(self.blocks), set(), self.offsets)
 
 
 class Board:
@@ -133,7 +137,7 @@ class Board:
         # direction -> line key -> sorted positions along the line of occupied squares (an array of
         # machine integers, see _positions)
         self._lines: dict[tuple[int, int], dict[int, "array[int] | list[int]"]] = {}
-        self._near: dict[frozenset[str], _Near] = {}                # see keep_near
+        self._near: dict[object, _Near] = {}                # see keep_near
         for piece in pieces:   # all at once: the line lists are sorted once, not grown square by square
             self._store(piece)
         for direction in _CHESS_LINES:
@@ -168,11 +172,12 @@ class Board:
                 found.extend(here)
         return found
 
-    def near(self, letters: frozenset[str], square: Square) -> tuple[Piece, ...] | None:
-        """The pieces of these kinds next to a square (Chebyshev distance 1, in no set order), in one
-        lookup, or None when this board keeps no index for these kinds (see :meth:`keep_near`): ask
-        ``around``."""
-        index = self._near.get(letters)
+    def near(self, letters: frozenset[str], square: Square, offsets: frozenset[tuple[int, int]] | None = None
+             ) -> tuple[Piece, ...] | None:
+        """The pieces of these kinds next to a square (Chebyshev distance 1, in no set order), or
+        with ``offsets`` those from whose square one of the offsets lands on this one, in one lookup;
+        or None when this board keeps no such index (see :meth:`keep_near`): ask ``around``."""
+        index = self._near.get(letters if offsets is None else (letters, offsets))
         if index is None:
             return None
         x, y = square
@@ -183,17 +188,23 @@ class Board:
         pieces = self._pieces
         return tuple(pieces[i] for i in ids)
 
-    def keep_near(self, letters: frozenset[str]) -> None:
-        """Keep from now on which pieces of these kinds stand next to each square (:meth:`near`).
-        Made once, in the number of these pieces; then it follows every change of this board and
-        passes to its copies, so a game's later boards have it without making it again."""
-        if letters in self._near:
+    def keeps_near(self, letters: frozenset[str], offsets: frozenset[tuple[int, int]] | None = None) -> bool:
+        """Whether this board keeps the index :meth:`near` answers from for these kinds and offsets."""
+        return (letters if offsets is None else (letters, offsets)) in self._near
+
+    def keep_near(self, letters: frozenset[str], offsets: frozenset[tuple[int, int]] | None = None) -> None:
+        """Keep from now on which pieces of these kinds stand next to each square, or at one of
+        ``offsets`` from it (:meth:`near`: ask with the same ``offsets``). Made once, in the number
+        of these pieces; then it follows every change of this board and passes to its copies, so a
+        game's later boards have it without making it again."""
+        key = letters if offsets is None else (letters, offsets)
+        if key in self._near:
             return
-        index = _Near(letters, {}, set())
+        index = _Near(letters, {}, set(), _NEIGHBOURS if offsets is None else sorted(offsets))
         for piece in self._pieces.values():   # once (of_kind would keep these kinds' ids in every copy)
             if piece.kind in letters:
                 index.add(piece)
-        self._near[letters] = index   # complete before any reader sees it
+        self._near[key] = index   # complete before any reader sees it
 
     def owned_by(self, owner: str | None) -> list[Piece]:
         """The pieces of one owner (None: neutral pieces), without scanning the board."""
@@ -505,14 +516,18 @@ class BoardView:
         x, y = square
         return [p for dx, dy in offsets for p in self.at((x + dx, y + dy))]
 
-    def near(self, letters: frozenset[str], square: Square) -> tuple[Piece, ...] | None:
-        found = self._board.near(letters, square)
+    def near(self, letters: frozenset[str], square: Square, offsets: frozenset[tuple[int, int]] | None = None
+             ) -> tuple[Piece, ...] | None:
+        found = self._board.near(letters, square, offsets)
         if not found:
             return found
         return tuple(p for p in found if p.id not in self._ids and p.square != self._square)
 
-    def keep_near(self, letters: frozenset[str]) -> None:
-        self._board.keep_near(letters)
+    def keeps_near(self, letters: frozenset[str], offsets: frozenset[tuple[int, int]] | None = None) -> bool:
+        return self._board.keeps_near(letters, offsets)
+
+    def keep_near(self, letters: frozenset[str], offsets: frozenset[tuple[int, int]] | None = None) -> None:
+        self._board.keep_near(letters, offsets)
 
     def occupied(self, square: Square) -> bool:
         return bool(self.at(square))

@@ -31,7 +31,7 @@ from itertools import chain
 from typing import Iterable, Iterator, Mapping
 
 from .model import Piece, Square
-from .abilities import lifted
+from .abilities import lifted, zombie_index
 from .movement import Position, attacked as is_attacked, attacks, iter_attackers
 
 __all__ = ["next_check_state", "evaluate", "advance", "recompute_all", "changed_squares", "affected_pieces",
@@ -215,7 +215,20 @@ def _effect_candidates(p0: Position, final: Position, changed: Iterable[Square]
             if piece.kind in witches:
                 path_squares.update((x + dx, y + dy) for dx, dy in _NEIGHBOURS)
     if paths:
+        # Where both boards keep the index of the zombies whose move reaches each square (made by
+        # the positions' freezing questions), a path square's zombies are two lookups in it instead
+        # of one per square a zombie could stand on behind it, on each board.
+        reach_of, letters, offsets = zombie_index(final.ruleset)
+        indexed = board.keeps_near(letters, offsets) and board0.keeps_near(letters, offsets)
         for x, y in path_squares:
+            if indexed:
+                for zombie in (*board.near(letters, (x, y), offsets), *board0.near(letters, (x, y), offsets)):
+                    offset = (x - zombie.square[0], y - zombie.square[1])
+                    for (sx, sy), m in reach_of[zombie.kind].get(offset, ()):
+                        for letter, reach in paths.get((sx, sy), ()):
+                            if letter == zombie.kind and m < reach:
+                                found.update((x + i * sx, y + i * sy) for i in range(1, reach - m + 1))
+                continue
             for (sx, sy), kinds in paths.items():
                 for letter, reach in kinds:
                     for m in range(1, reach):  # a zombie m squares behind reaches reach - m squares ahead
@@ -285,7 +298,10 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
             old = walk_limits.get(direction, 0)
             walk_limits[direction] = None if (old is None or limit is None) else max(old, limit)
     enemies, at, reach_of = final.enemies, board.at, final._capture_reach
-    for square in changed:
+    # Square by square in the order of their blocks, not the set's: the walks from squares close
+    # together cross the same squares, still in the processor's cache (every lookup in the map of
+    # a 500,000-piece board is otherwise a trip to memory). The order changes none of the answers.
+    for square in sorted(changed, key=_block_order):
         x, y = square
         now, then = at(square), board0.at(square)
         if square in moved:
@@ -324,19 +340,30 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
             behind = walks.get(back)
             if behind is None:
                 behind = walks[back] = _walk(final, changed, square, back, walk_limits[back])
-            for k, piece in behind:  # (whether it may capture at all is asked only when it matters)
-                if piece.owner is not None and (reach := reach_of(piece).get(step, 0)) > k:
-                    # Its attack through this square may have started only if the square lets it
-                    # through now, and stopped only if the square let it through in P0.
-                    changes = (*((started,) if not (now and final.blocks(square, piece)) else ()),
-                               *((stopped,) if not (then and p0.blocks(square, piece)) else ()))
-                    if changes:
-                        sliders.append((k, piece.owner, reach, changes, not now and k == behind[0][0], piece, piece))
-            if not sliders:
+            # (whether it may capture at all is asked only when it matters)
+            reaching = [(k, piece, reach) for k, piece in behind
+                        if piece.owner is not None and (reach := reach_of(piece).get(step, 0)) > k]
+            if not sliders and not reaching:
                 continue
             ahead = walks.get(step)
             if ahead is None:
                 ahead = walks[step] = _walk(final, changed, square, step, walk_limits[step])
+            for k, piece, reach in reaching:
+                owner = piece.owner
+                # Only a piece with an enemy ahead in its range can matter: on a crowded board the
+                # pieces behind and ahead are mostly one army, and this spares asking the square
+                # whether it lets them through.
+                if not any(reach >= k + j and (victim_owner := victim.owner) is not None and victim_owner != owner
+                           and enemies(owner, victim_owner) for j, victim in ahead):
+                    continue
+                # Its attack through this square may have started only if the square lets it
+                # through now, and stopped only if the square let it through in P0.
+                changes = (*((started,) if not (now and final.blocks(square, piece, now)) else ()),
+                           *((stopped,) if not (then and p0.blocks(square, piece, then)) else ()))
+                if changes:
+                    sliders.append((k, owner, reach, changes, not now and k == behind[0][0], piece, piece))
+            if not sliders:
+                continue
             for j, victim in ahead:
                 victim_owner = victim.owner
                 if victim_owner is None:
@@ -369,6 +396,11 @@ def attacked_by_suspects(final: Position, piece: Piece, suspects: Iterable[Piece
     return any(attacks(final, suspect, square) for suspect in suspects)
 
 
+def _block_order(square: Square) -> tuple:
+    """Sorts squares block of 32 x 32 by block, so that squares close together come together."""
+    return square[0] // 32, square[1] // 32, square
+
+
 def _walk(final: Position, changed: set[Square], square: Square, step: tuple[int, int], limit
           ) -> list[tuple[int, Piece]]:
     """The pieces from ``square`` along ``step``, with their distance in steps, up to the first
@@ -376,8 +408,9 @@ def _walk(final: Position, changed: set[Square], square: Square, step: tuple[int
     found: list[tuple[int, Piece]] = []
     at, passable = final.board.at, final.passable
     for k, sq in final.board.occupied_along(square, step, limit):
-        for piece in at(sq):
+        here = at(sq)
+        for piece in here:
             found.append((k, piece))
-        if sq not in changed and not passable(sq):
+        if sq not in changed and not passable(sq, here):   # (the pieces in hand: one lookup of the square)
             break
     return found

@@ -43,8 +43,10 @@ class Position:
     order on a 50,000-piece board never scans the board: ``transparent(blocker, mover)`` says
     whether ``mover`` passes through ``blocker`` (witch, spirits, Witch Trials); ``frozen(piece)``
     pieces neither move nor attack (zombie); ``protected(piece)`` pieces cannot be the target of a
-    capture attempt (angel). ``extra_rays`` adds moves to kinds (an event such as Knights in Shining
-    Armor); ``teams`` maps owners to teams where a ruleset has them, so teammates are not enemies.
+    capture attempt (angel); ``passable(square, pieces=None)`` whether any mover could pass the
+    square (``pieces``: its pieces, when the caller has just looked them up). ``extra_rays`` adds
+    moves to kinds (an event such as Knights in Shining Armor); ``teams`` maps owners to teams where
+    a ruleset has them, so teammates are not enemies.
     ``bot.engine.abilities`` builds the effects of RULES.md section 8.
     """
 
@@ -53,7 +55,7 @@ class Position:
     frozen: Callable[[Piece], bool] = _never
     transparent: Callable[[Piece, Piece], bool] = _never
     protected: Callable[[Piece], bool] = _never
-    passable: Callable[[Square], bool] = _never      # could any mover pass this square?
+    passable: Callable[..., bool] = _never   # (square, its pieces if known): could any mover pass it?
     locked: Callable[[Piece], bool] = _never          # may not move this update, still attacks (Variety)
     extra_rays: Mapping[str, tuple[Ray, ...]] = field(default_factory=dict)
     teams: Mapping[str, str] = field(default_factory=dict)
@@ -101,9 +103,12 @@ class Position:
             cached = self._rays_cache[key] = tuple(rays)
         return cached
 
-    def blocks(self, square: Square, mover: Piece) -> bool:
-        """A square stops ``mover`` unless every piece on it is transparent to it."""
-        for p in self.board.at(square):   # a loop, not any(): step 10 asks this tens of thousands of times
+    def blocks(self, square: Square, mover: Piece, pieces: tuple[Piece, ...] | None = None) -> bool:
+        """A square stops ``mover`` unless every piece on it is transparent to it. ``pieces``: the
+        square's pieces on this board, when the caller has them in hand (one lookup fewer in the
+        map of the whole board, whose every lookup costs a cache miss on a large board)."""
+        # a loop, not any(): step 10 asks this tens of thousands of times
+        for p in self.board.at(square) if pieces is None else pieces:
             if not self.transparent(p, mover) or self.kind(p).has("void"):
                 return True
         return False
@@ -404,17 +409,18 @@ def _slide_attackers(position: Position, square: Square, by: Callable[[Piece], b
     reach_of, can_capture, passable = position._capture_reach, position.can_capture, position.passable
     _, slides = position._capture_steps()
     for step, longest in slides.items():
-        seen_blockers: list[Square] = []
+        seen_blockers: list[tuple[Square, tuple[Piece, ...]]] = []   # with their pieces, looked up once
         for k, sq in along(square, (-step[0], -step[1]), longest):
-            for piece in at(sq):
+            here = at(sq)
+            for piece in here:
                 if piece.id in found or (by is not None and not by(piece)):
                     continue
                 if reach_of(piece).get(step, 0) < k or not can_capture(piece):
                     continue
-                if seen_blockers and any(position.blocks(b, piece) for b in seen_blockers):
+                if seen_blockers and any(position.blocks(b, piece, pieces) for b, pieces in seen_blockers):
                     continue
                 found.add(piece.id)
                 yield piece
-            if not passable(sq):
+            if not passable(sq, here):
                 break  # the first piece no one can see through hides everything behind it
-            seen_blockers.append(sq)
+            seen_blockers.append((sq, here))

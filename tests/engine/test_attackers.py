@@ -30,7 +30,7 @@ def witch_trials(blocker: Piece, mover: Piece) -> bool:
     return blocker.owner == mover.owner
 
 
-def everywhere(square) -> bool:
+def everywhere(square, pieces=None) -> bool:   # a position's passable: (square, its pieces when known)
     return True
 
 

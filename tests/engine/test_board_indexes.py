@@ -181,6 +181,47 @@ def test_the_pieces_next_to_each_square_follow_every_change_and_copies_stay_apar
         assert _near_by_index(board) == kept
 
 
+# The same index at other offsets than a square's neighbours (the squares a zombie's move reaches),
+# one-sided and reaching past a block of 8 squares.
+OFFSETS = frozenset({(1, 0), (2, 0), (0, -1), (0, -2), (3, 1), (-9, 0)})
+
+
+def _reaching_by_looking(board) -> dict:
+    """For every square, the ids of the W and R pieces from whose square an offset lands on it."""
+    return {s: sorted(p.id for dx, dy in OFFSETS for p in board.at((s[0] - dx, s[1] - dy)) if p.kind in NEAR)
+            for s in SQUARES}
+
+
+def _reaching_by_index(board) -> dict:
+    return {s: sorted(p.id for p in board.near(NEAR, s, OFFSETS)) for s in SQUARES}
+
+
+@settings(max_examples=100)
+@given(before=wide_changes, kept_after=wide_changes, on_copy=wide_changes, on_original=wide_changes)
+def test_the_pieces_reaching_each_square_at_given_offsets_follow_every_change_and_copies_stay_apart(
+        before, kept_after, on_copy, on_original):
+    """An index at other offsets than the neighbours answers as looking at each square minus each
+    offset, after any changes, on copies changed apart; it is kept beside the neighbours' index of
+    the same kinds, and neither answers for the other."""
+    board, next_id = Board(), [1]
+    for change in before:
+        _apply(board, change, next_id)
+    board.keep_near(NEAR)
+    assert board.near(NEAR, (0, 0), OFFSETS) is None and not board.keeps_near(NEAR, OFFSETS)
+    board.keep_near(NEAR, OFFSETS)
+    assert board.keeps_near(NEAR, OFFSETS) and board.keeps_near(NEAR) and not board.keeps_near(frozenset({"W"}))
+    for change in kept_after:
+        _apply(board, change, next_id)
+    copy = board.copy()
+    for change in on_copy:
+        _apply(copy, change, next_id)
+    for change in on_original:
+        _apply(board, change, next_id)
+    for one in (board, copy):
+        assert _reaching_by_index(one) == _reaching_by_looking(one)
+        assert _near_by_index(one) == _near_by_looking(one)
+
+
 def test_a_view_gives_the_pieces_next_to_a_square_without_its_lifted_ones():
     board = Board([Piece(1, "W", "Ash", (0, 0)), Piece(2, "W", "Bea", (1, 0)), Piece(3, "W", "Ash", (1, 1)),
                    Piece(4, "K", "Ash", (0, 1)), Piece(5, "R", "Bea", (1, 1))])
@@ -190,6 +231,13 @@ def test_a_view_gives_the_pieces_next_to_a_square_without_its_lifted_ones():
     assert sorted(p.id for p in board.near(NEAR, (0, 1))) == [1, 2, 3, 5]
     assert [p.id for p in view.near(NEAR, (0, 1))] == [1]
     assert view.near(NEAR, (5, 5)) == ()
+    assert view.near(NEAR, (2, 1), OFFSETS) is None and not view.keeps_near(NEAR, OFFSETS)
+    view.keep_near(NEAR, OFFSETS)
+    assert board.keeps_near(NEAR, OFFSETS) and view.keeps_near(NEAR, OFFSETS)
+    assert sorted(p.id for p in board.near(NEAR, (2, 0), OFFSETS)) == [1, 2]   # (0,0) + (2,0), (1,0) + (1,0)
+    assert [p.id for p in view.near(NEAR, (2, 0), OFFSETS)] == [1]
+    assert sorted(p.id for p in board.near(NEAR, (2, 1), OFFSETS)) == [3, 5]   # (1,1) + (1,0)
+    assert view.near(NEAR, (2, 1), OFFSETS) == ()
 
 
 @settings(max_examples=200)

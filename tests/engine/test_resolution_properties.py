@@ -42,7 +42,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine import checks
-from bot.engine.abilities import position_for
+from bot.engine.abilities import position_for, rebased
 from bot.engine.board import Board
 from bot.engine.model import CHECK_STATES, Piece, Player, Square, format_square
 from bot.engine.movement import attacks
@@ -776,6 +776,50 @@ def test_changed_squares_equal_asking_every_piece_after_any_change(boards):
     assert (result, protection, see_through) == _changed_squares_and_see_through_by_brute_force(p0, final, changed), (
         sorted((p.kind, p.owner, p.square, p.disabled) for p in p0.board),
         sorted((p.kind, p.owner, p.square, p.disabled) for p in final.board), changed)
+
+
+def _keep_every_index(board) -> None:
+    """Have a board keep the indexes a large update makes: the witches and the angels next to each
+    square, the zombies whose move reaches it (abilities.py asks them after many squares)."""
+    from bot.engine.abilities import zombie_index
+
+    board.keep_near(frozenset({"W"}))
+    board.keep_near(frozenset({"An"}))
+    board.keep_near(*zombie_index(NEISG)[1:])
+
+
+@PROPERTY
+@given(changed_boards())
+def test_changed_squares_from_the_boards_indexes_equal_asking_every_piece(boards):
+    """The same with both boards keeping the indexes of witches, zombies and angels: a path square's
+    zombies, a piece's freezer and its angels come from them, and the answer does not change."""
+    p0, final, changed = boards
+    expected = _changed_squares_and_see_through_by_brute_force(p0, final, changed)
+    candidates = checks._effect_candidates(p0, final, changed)           # looking at each square
+    p0, final = rebased(p0, p0.board), rebased(final, final.board)   # memos of neither way kept
+    _keep_every_index(p0.board)
+    _keep_every_index(final.board)
+    assert checks._effect_candidates(p0, final, changed) == candidates
+    see_through: set = set()
+    result, protection = checks.changed_squares(p0, final, changed, see_through)
+    assert (result, protection, see_through) == expected
+
+
+@SEQUENCE
+@given(crowded_sequences())
+def test_updates_on_boards_keeping_every_index_give_the_same_states_and_reports(sequence):
+    """Updates whose boards keep the indexes of witches, zombies and angels (made before the first,
+    then carried by the updates' copies through their changes) give byte for byte the states and
+    reports of updates on boards that keep none."""
+    state, steps, seed = sequence
+    plain, indexed = copy_state(state), copy_state(state)
+    _keep_every_index(indexed.board)
+    for orders in steps:
+        plain, plain_report = resolve(NEISG, plain, orders, seed)
+        indexed, report = resolve(NEISG, indexed, orders, seed)
+        assert dumps(indexed) == dumps(plain)
+        assert report.to_json_text() == plain_report.to_json_text()
+        assert indexed.board.keeps_near(frozenset({"W"})) and indexed.board.keeps_near(frozenset({"An"}))
 
 
 def test_a_witch_arriving_next_to_a_zombies_path_freezes_the_piece_beyond():
