@@ -173,18 +173,21 @@ def _width(text: str, size: int, bold: bool = False) -> int:
 
 
 @lru_cache(maxsize=2048)
-def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
-    """``text``'s coverage as drawn at (0, 0), with where its box begins (cached: the short texts
-    of a row, a balance, a count, a note, repeat from row to row; never changed once made)."""
-    return text_mask(_font(size, bold), text)
+def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.core.ImagingCore, int, int]:
+    """``text``'s coverage as drawn at (0, 0) (Pillow's own picture of it, as ``ImageDraw`` blends
+    it), with where its box begins (cached: the short texts of a row, a balance, a count, a note,
+    repeat from row to row; never changed once made)."""
+    mask, left, top = text_mask(_font(size, bold), text)
+    return mask.im, left, top
 
 
-def _stamp(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, size: int, bold: bool, fill: RGB) -> None:
+def _stamp(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, size: int, bold: bool, fill: RGB,
+           inks: "_Inks | None" = None) -> None:
     """``draw.text(xy, text, ...)`` for a short text that repeats: the same pixels, the glyphs
-    laid out once."""
+    laid out once (``inks``: the picture's inks, kept)."""
     if text:
         mask, left, top = _text_mask(text, size, bold)
-        draw.draw.draw_bitmap((xy[0] + left, xy[1] + top), mask.im, draw.draw.draw_ink(fill))
+        draw.draw.draw_bitmap((xy[0] + left, xy[1] + top), mask, inks[fill] if inks is not None else draw.draw.draw_ink(fill))
 
 
 def _heart_polygon(box: Box, steps: int = 48) -> list[tuple[float, float]]:
@@ -561,6 +564,18 @@ def _draw_with_symbol(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, 
     return x
 
 
+def _bar_fraction(balance: Fraction, best_numerator: int, best_denominator: int) -> float:
+    """How much of the bar a balance fills: ``min(1.0, float(balance / best)) if balance > 0 else
+    0.0`` for ``best`` (1 or more) = ``best_numerator / best_denominator``, the same float from whole
+    numbers (a true division of whole numbers is rounded once, from the exact quotient, as
+    ``float()`` of the Fraction is; a Fraction's division and comparison are Python code, 1,000 rows
+    a board)."""
+    numerator = balance.numerator
+    if numerator <= 0:
+        return 0.0
+    return min(1.0, numerator * best_denominator / (balance.denominator * best_numerator))
+
+
 class _Inks(dict):
     """RGB -> the picture's ink for it, worked out once (ImageDraw converts the colour on every call)."""
 
@@ -607,17 +622,17 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
     top = p["header_h"]
     rectangle = draw.draw.draw_rectangle
     ink = _Inks(draw)
-    amounts: dict[Fraction, str] = {}
 
     def amount(value: Fraction) -> str:
-        """format_amount, once per value (balances and counts repeat from row to row)."""
-        found = amounts.get(value)
-        if found is None:
-            found = amounts[value] = format_amount(value)
-        return found
+        """format_amount: a whole Fraction written from its numerator (a Fraction's hash, a copy of it
+        and its comparisons are Python code: 3,000 amounts a board)."""
+        if type(value) is Fraction and value.denominator == 1:
+            return str(value.numerator)
+        return format_amount(value)
 
     bar_rgb = BAR_RGB.get(currency, BAR_RGB["points"])
     best = max([row.balance for row in table] + [Fraction(1)])
+    best_numerator, best_denominator = best.numerator, best.denominator
     winners = set(panel.winners)
     rows: list[HealthRow] = []
     out_rows: list[tuple[str, str, Box]] = []
@@ -682,7 +697,7 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
                 symbol_box = (x, round(cy - size / 2), x + size, round(cy - size / 2) + size)
                 _draw_symbol(image, symbol, symbol_box)
                 x += size
-                _stamp(draw, (x, ty), after, ts, False, NO_KING_RGB if "No King" in after else TEXT_RGB)
+                _stamp(draw, (x, ty), after, ts, False, NO_KING_RGB if "No King" in after else TEXT_RGB, ink)
                 x += _width(after, ts)
             elif "No King" in before:
                 # a line with no symbol (megachess): "No King" in red all the same
@@ -693,7 +708,7 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
 
             bar_h = max(6, round(p["row_h"] * 0.38))
             bar_box = (x_bar, round(cy - bar_h / 2), x_bar + p["bar_w"], round(cy - bar_h / 2) + bar_h)
-            fraction = min(1.0, float(row.balance / best)) if row.balance > 0 else 0.0    # best: 1 or more
+            fraction = _bar_fraction(row.balance, best_numerator, best_denominator)
             # ImageDraw.rectangle's own calls (a fill, then an edge of another colour), the inks made once
             rectangle(bar_box, ink[BAR_TRACK], 1)
             rectangle(bar_box, ink[BAR_EDGE], 0, 1)
@@ -703,10 +718,10 @@ def _draw(panel: StandingsPanel, entries: list[tuple[int, str]], state, p: dict,
                 rectangle((bar_box[0], bar_box[1], filled, bar_box[3]), ink[colour], 1)
                 rectangle((bar_box[0], bar_box[1], filled, bar_box[3]), ink[BAR_EDGE], 0, 1)
             balance, captured = amount(row.balance), amount(row.captured)
-            _stamp(draw, (bar_box[2] + 6, ty), balance, ts, True, TEXT_RGB)
-            _stamp(draw, (x_captured, ty), captured, ts, False, TEXT_RGB)
+            _stamp(draw, (bar_box[2] + 6, ty), balance, ts, True, TEXT_RGB, ink)
+            _stamp(draw, (x_captured, ty), captured, ts, False, TEXT_RGB, ink)
             if _split_symbol(regen)[1] is None:
-                _stamp(draw, (x_regen, ty), regen, ts, False, NO_KING_RGB if alarm else TEXT_RGB)
+                _stamp(draw, (x_regen, ty), regen, ts, False, NO_KING_RGB if alarm else TEXT_RGB, ink)
             else:
                 _draw_with_symbol(image, draw, regen, (x_regen, ty), cy, ts, NO_KING_RGB if alarm else TEXT_RGB)
             if laid_out:

@@ -115,3 +115,18 @@ def test_a_scale_passed_over_unmeasured_could_not_have_fitted(neisg, players):
         if chosen is None and healthboard._fits(exact):
             chosen = scale
     assert _render(neisg, state).layout.scale == (chosen or SCALES[-1])
+
+
+def test_a_bar_s_fraction_from_whole_numbers_is_the_fraction_s_float():
+    """The bar's length is worked out from numerators and denominators: the float the Fractions give."""
+    import random
+
+    rng = random.Random(12)
+    values = [Fraction(rng.randint(-50, 3_000), rng.choice([1, 1, 2, 3, 7])) for _ in range(400)]
+    values += [Fraction(0), Fraction(1, 2), Fraction(-1, 2), Fraction(10**30 + 1, 3)]
+    for best in [Fraction(1), Fraction(7, 2), Fraction(2_999, 3), max(values)] + values[:40]:
+        if best < 1:
+            continue
+        for balance in values:
+            plain = min(1.0, float(balance / best)) if balance > 0 else 0.0
+            assert healthboard._bar_fraction(balance, best.numerator, best.denominator) == plain, (balance, best)

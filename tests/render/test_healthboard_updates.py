@@ -50,7 +50,7 @@ def _plain(monkeypatch, panel, state, **options) -> bytes:
     with monkeypatch.context() as m:
         m.setattr(healthboard, "draw_text",
                   lambda draw, xy, text, font, fill: draw.text(xy, text, font=font, fill=fill))
-        m.setattr(healthboard, "_stamp", lambda draw, xy, text, size, bold, fill: draw.text(
+        m.setattr(healthboard, "_stamp", lambda draw, xy, text, size, bold, fill, inks=None: draw.text(
             xy, text, font=healthboard._font(size, bold), fill=fill))
         m.setattr(healthboard, "_width",
                   lambda text, size, bold=False: round(healthboard._font(size, bold).getlength(text)))
