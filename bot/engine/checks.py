@@ -298,10 +298,7 @@ def affected_pieces(p0: Position, final: Position, changed: Iterable[Square],
             old = walk_limits.get(direction, 0)
             walk_limits[direction] = None if (old is None or limit is None) else max(old, limit)
     enemies, at, reach_of = final.enemies, board.at, final._capture_reach
-    # Square by square in the order of their blocks, not the set's: the walks from squares close
-    # together cross the same squares, still in the processor's cache (every lookup in the map of
-    # a 500,000-piece board is otherwise a trip to memory). The order changes none of the answers.
-    for square in sorted(changed, key=_block_order):
+    for square in changed:
         x, y = square
         now, then = at(square), board0.at(square)
         if square in moved:
@@ -394,11 +391,6 @@ def attacked_by_suspects(final: Position, piece: Piece, suspects: Iterable[Piece
     :func:`affected_pieces` are every attack that may have started), for a few of them."""
     square = piece.square
     return any(attacks(final, suspect, square) for suspect in suspects)
-
-
-def _block_order(square: Square) -> tuple:
-    """Sorts squares block of 32 x 32 by block, so that squares close together come together."""
-    return square[0] // 32, square[1] // 32, square
 
 
 def _walk(final: Position, changed: set[Square], square: Square, step: tuple[int, int], limit
