@@ -62,11 +62,13 @@ def _line_of(step: tuple[int, int]) -> tuple[tuple[int, int], int, int, int]:
 
 
 class _Near:
-    """For the pieces of some kinds, the ids of those at one of ``offsets`` from each square (by
-    default next to it: Chebyshev distance 1), by block of _BLOCK x _BLOCK squares: block -> square
-    -> ids. A board and its copies share the blocks; ``mine`` are those this board may change in
-    place, the others are copied the first time it changes them (as the owners' dicts, see
-    Board._take)."""
+    """For the pieces of some kinds, those at one of ``offsets`` from each square (by default next
+    to it: Chebyshev distance 1), by block of _BLOCK x _BLOCK squares: block -> square -> pieces.
+    The pieces themselves, not their ids: a question costs no lookup in the map of every piece by id
+    (on a 500,000-piece board each is a trip to memory), and a piece changed in place is changed
+    here too (:meth:`replace`). A board and its copies share the blocks; ``mine`` are those this
+    board may change in place, the others are copied the first time it changes them (as the
+    owners' dicts, see Board._take)."""
 
     __slots__ = ("letters", "offsets", "blocks", "mine")
 
@@ -74,10 +76,10 @@ class _Near:
                  offsets: Iterable[tuple[int, int]] = _NEIGHBOURS) -> None:
         self.letters = letters
         self.offsets = tuple(offsets)
-        self.blocks: dict[tuple[int, int], dict[Square, tuple[int, ...]]] = blocks
+        self.blocks: dict[tuple[int, int], dict[Square, tuple[Piece, ...]]] = blocks
         self.mine: set[tuple[int, int]] = mine
 
-    def _own(self, key: tuple[int, int]) -> dict[Square, tuple[int, ...]]:
+    def _own(self, key: tuple[int, int]) -> dict[Square, tuple[Piece, ...]]:
         """The block ``key``, which this board may change in place: made if missing, copied if shared."""
         block = self.blocks.get(key)
         if block is None or key not in self.mine:
@@ -90,7 +92,7 @@ class _Near:
         for dx, dy in self.offsets:
             square = (x + dx, y + dy)
             block = self._own((square[0] // _BLOCK, square[1] // _BLOCK))
-            block[square] = block.get(square, ()) + (piece.id,)
+            block[square] = block.get(square, ()) + (piece,)
 
     def discard(self, piece: Piece) -> None:
         x, y = piece.square
@@ -98,13 +100,21 @@ class _Near:
             square = (x + dx, y + dy)
             key = (square[0] // _BLOCK, square[1] // _BLOCK)
             block = self._own(key)
-            rest = tuple(i for i in block[square] if i != piece.id)
+            rest = tuple(p for p in block[square] if p.id != piece.id)
             if rest:
                 block[square] = rest
             else:
                 del block[square]
                 if not block:
                     del self.blocks[key]
+
+    def replace(self, piece: Piece) -> None:
+        """Put a changed version of a piece (same id, square and kind) in place of the one held."""
+        x, y = piece.square
+        for dx, dy in self.offsets:
+            square = (x + dx, y + dy)
+            block = self._own((square[0] // _BLOCK, square[1] // _BLOCK))
+            block[square] = tuple(piece if p.id == piece.id else p for p in block[square])
 
     def copy(self) -> "_Near":
         """The same index for a copy of the board: the blocks are shared, and from now on neither
@@ -182,11 +192,7 @@ class Board:
             return None
         x, y = square
         block = index.blocks.get((x // _BLOCK, y // _BLOCK))
-        ids = block.get(square) if block is not None else None
-        if not ids:
-            return ()
-        pieces = self._pieces
-        return tuple(pieces[i] for i in ids)
+        return block.get(square, ()) if block is not None else ()
 
     def keeps_near(self, letters: frozenset[str], offsets: frozenset[tuple[int, int]] | None = None) -> bool:
         """Whether this board keeps the index :meth:`near` answers from for these kinds and offsets."""
@@ -379,6 +385,10 @@ class Board:
                 self._transient[piece.id] = None
             else:
                 self._transient.pop(piece.id, None)
+            if self._near:
+                for index in self._near.values():
+                    if piece.kind in index.letters:
+                        index.replace(piece)
             here = self._at[piece.square]
             self._at[piece.square] = (piece,) if len(here) == 1 else tuple(
                 piece if p.id == piece.id else p for p in here)

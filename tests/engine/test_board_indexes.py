@@ -14,7 +14,7 @@ from bot.engine.model import Piece
 OWNERS = ["Ash", "Bea", None]
 KINDS = ["K", "W", "P", "R"]
 
-changes = st.lists(st.tuples(st.sampled_from(["add", "remove", "move", "kind", "owner"]), st.integers(0, 40),
+changes = st.lists(st.tuples(st.sampled_from(["add", "remove", "move", "kind", "owner", "flip"]), st.integers(0, 40),
                              st.sampled_from(OWNERS), st.sampled_from(KINDS),
                              st.tuples(st.integers(-3, 3), st.integers(-3, 3))), max_size=40)
 
@@ -33,6 +33,8 @@ def _apply(board: Board, change, next_id: list[int]) -> None:
         board.replace(replace(piece, square=square))
     elif what == "kind":
         board.replace(replace(piece, kind=kind))
+    elif what == "flip":   # changed in place: same square, kind and owner
+        board.replace(replace(piece, disabled=not piece.disabled))
     else:
         board.replace(replace(piece, owner=owner))
 
@@ -131,7 +133,7 @@ def test_a_square_of_other_numbers_than_whole_ones_keeps_its_line_walkable():
 # The index of the pieces next to each square (Board.keep_near, Board.near) against looking around.
 NEAR = frozenset({"W", "R"})
 SQUARES = [(x, y) for x in range(-12, 13) for y in range(-12, 13)]   # blocks of 8 squares: several, negative too
-wide_changes = st.lists(st.tuples(st.sampled_from(["add", "remove", "move", "kind", "owner"]), st.integers(0, 60),
+wide_changes = st.lists(st.tuples(st.sampled_from(["add", "remove", "move", "kind", "owner", "flip"]), st.integers(0, 60),
                                   st.sampled_from(OWNERS), st.sampled_from(KINDS),
                                   st.tuples(st.integers(-11, 11), st.integers(-11, 11))), max_size=40)
 
