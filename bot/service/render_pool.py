@@ -20,7 +20,7 @@ worker fails (killed, out of memory, a broken pool), its picture is drawn here i
 large update starts a new worker: an update never loses a picture to the pool.
 
 The two workers draw at once (the health board of 1,000 rows and the overview of 50,000 pieces take
-about 80 and 65 ms of CPU; one worker drawing both in turn would end after this process). They
+about 85 and 55 ms of CPU; one worker drawing both in turn would end after this process). They
 start as multiprocessing's forkserver or spawn methods start one: each imports the main module
 again, so a script that resolves such a game keeps its work under ``if __name__ == "__main__":`` (as
 ``python -m bot`` and the benchmarks do).
