@@ -23,7 +23,10 @@ tenth of them ordering 0.58-0.68 s [0.69-0.99 s], where 1,000 orders on 50,000 p
 before, in brackets): the crowded board 0.40-0.48 s [0.52-0.62 s], 1.6-2.1 times the 50,000-piece
 board [1.9-2.6 times], which takes 0.19-0.25 s [0.22-0.28 s]; 10,000 players 2.9-3.1 s [3.5 s],
 peak 600-620 MiB [647 MiB], a tenth of them ordering 0.46-0.48 s [0.58 s]: not yet the goal of
-about 1.3 (docs/service.md says what is left).
+about 1.3 (docs/service.md says what is left). Then the pass on the work that grows with the players
+rather than the orders (issue 25, goal 3; CPU time of the same settled position, runs alternating
+with the code before, in brackets): a tenth of 10,000 players ordering 0.39-0.45 s [0.43-0.51 s];
+1,000 players on 50,000 pieces unchanged, 0.21-0.24 s [0.23-0.25 s].
 """
 
 from __future__ import annotations
