@@ -26,7 +26,13 @@ peak 600-620 MiB [647 MiB], a tenth of them ordering 0.46-0.48 s [0.58 s]: not y
 about 1.3 (docs/service.md says what is left). Then the pass on the work that grows with the players
 rather than the orders (issue 25, goal 3; CPU time of the same settled position, runs alternating
 with the code before, in brackets): a tenth of 10,000 players ordering 0.39-0.45 s [0.43-0.51 s];
-1,000 players on 50,000 pieces unchanged, 0.21-0.24 s [0.23-0.25 s].
+1,000 players on 50,000 pieces unchanged, 0.21-0.24 s [0.23-0.25 s]. Then a second pass on the
+crowded board (issue 25, goal 3; this section with nine updates a run, runs alternating with the
+code before, in brackets): the crowded board 0.35-0.42 s [0.40-0.47 s], 1.8-1.9 times the
+50,000-piece board [1.6-2.4 times], which takes 0.18-0.23 s [0.20-0.26 s] (CPU time on the same
+pickled positions: 1.6-1.7 times [1.8-2.3 times]); 10,000 players 2.8 s [2.9 s], peak 746 MiB
+[618 MiB: the boards now also keep their zombies' and angels' indexes], a tenth of them ordering
+0.48 s [0.52 s], one run each.
 """
 
 from __future__ import annotations
