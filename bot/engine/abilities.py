@@ -17,6 +17,7 @@ frozen zombie still freezes (docs/rules/abilities.md).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from weakref import proxy
 
 from .model import Piece, Square
@@ -200,9 +201,9 @@ class AbilityEffects:
 
 
 ZombieReach = dict[str, dict[tuple[int, int], list[tuple[tuple[int, int], int]]]]
-_zombie_indexes: dict[int, tuple] = {}   # id of a ruleset -> (the ruleset, its zombie_index)
 
 
+@lru_cache(maxsize=64)   # as policies_for: a few rulesets in a process
 def zombie_index(ruleset: Ruleset) -> tuple[ZombieReach, frozenset[str], frozenset[tuple[int, int]]]:
     """For each zombie kind of the ruleset (letter), the offsets from a zombie to the squares its
     move reaches (``k * step`` for each move ray and k up to its range, 1 for an unlimited one, as
@@ -212,9 +213,6 @@ def zombie_index(ruleset: Ruleset) -> tuple[ZombieReach, frozenset[str], frozens
 
     The same objects for the same ruleset each time: a board finds its index by them, and a key
     that is the kept one itself is found without comparing the offsets one by one."""
-    known = _zombie_indexes.get(id(ruleset))
-    if known is not None and known[0] is ruleset:
-        return known[1]
     reach: ZombieReach = {}
     for kind in ruleset.pieces.values():
         if kind.has("zombie"):
@@ -224,11 +222,7 @@ def zombie_index(ruleset: Ruleset) -> tuple[ZombieReach, frozenset[str], frozens
                     sx, sy = ray.step
                     for k in range(1, (ray.range or 1) + 1):
                         offsets.setdefault((k * sx, k * sy), []).append((ray.step, k))
-    index = reach, frozenset(reach), frozenset(o for offsets in reach.values() for o in offsets)
-    if len(_zombie_indexes) >= 64:   # a few rulesets in a process; never more than a few kept
-        _zombie_indexes.clear()
-    _zombie_indexes[id(ruleset)] = (ruleset, index)
-    return index
+    return reach, frozenset(reach), frozenset(o for offsets in reach.values() for o in offsets)
 
 
 def position_for(ruleset: Ruleset, state) -> Position:

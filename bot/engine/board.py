@@ -237,7 +237,8 @@ class Board:
     def of_kind(self, letter: str) -> list[Piece]:
         """The pieces of one kind, in the order the board holds them. The first question about a
         kind scans the board once; from then on this board and its copies keep that kind's pieces
-        (a game asks about its royal kind at every update, about the others hardly ever)."""
+        (megachess asks about its royal kind at every update; other kinds are hardly ever asked
+        about)."""
         ids = self._kinds.get(letter)
         if ids is None:
             if not self._counts.get(letter):
