@@ -42,15 +42,32 @@ def run_scenario(scenario: Scenario) -> Outcome:
     return Outcome(scenario, state, report, compare(scenario, state, report))
 
 
-def _describe_spec(spec: dict) -> str:
+class _FamilyFields:
+    """The optional piece fields a family adds to ``[expect]``'s pieces (territory: ``copy``), read
+    from the position after the update by the family's part of the format."""
+
+    __slots__ = ("names", "part", "state")
+
+    def __init__(self, part: Any, state: GameState) -> None:
+        self.part, self.state = part, state
+        self.names: tuple[str, ...] = tuple(sorted(part.keys.get("pieces", ()))) if part is not None else ()
+
+    def value(self, piece: Piece, key: str) -> Any:
+        return self.part.piece_value(self.state, piece, key) if key in self.names else getattr(piece, key)
+
+
+_NO_FAMILY_FIELDS = _FamilyFields(None, None)
+
+
+def _describe_spec(spec: dict, own: _FamilyFields = _NO_FAMILY_FIELDS) -> str:
     owner = spec.get("owner") or "neutral"
-    extras = ", ".join(f"{k}={spec[k]}" for k in _OPTIONAL_FIELDS if k in spec)
+    extras = ", ".join(f"{k}={spec[k]}" for k in (*_OPTIONAL_FIELDS, *own.names) if k in spec)
     return f"{owner} {spec['kind']} on {format_square(spec['square'])}" + (f" ({extras})" if extras else "")
 
 
-def _describe_piece(piece: Piece, fields=_OPTIONAL_FIELDS) -> str:
+def _describe_piece(piece: Piece, fields=_OPTIONAL_FIELDS, own: _FamilyFields = _NO_FAMILY_FIELDS) -> str:
     owner = piece.owner or "neutral"
-    extras = ", ".join(f"{k}={getattr(piece, k)}" for k in fields)
+    extras = ", ".join(f"{k}={own.value(piece, k)}" for k in fields)
     return f"{owner} {piece.kind} on {format_square(piece.square)}" + (f" ({extras})" if extras else "")
 
 
@@ -59,7 +76,8 @@ def compare(scenario: Scenario, state: GameState, report: Report) -> list[str]:
     before = scenario.state
     diffs: list[str] = []
     if "pieces" in expect:
-        diffs.extend(_compare_pieces(expect["pieces"], list(state.board)))
+        own = _FamilyFields(scenario.part, state)
+        diffs.extend(_compare_pieces(expect["pieces"], list(state.board), own))
     for key, label in (("balances", "balance"), ("captured", "captured")):
         for name, wanted in expect.get(key, {}).items():
             player = state.players.get(name)
@@ -127,13 +145,14 @@ def _squares(squares) -> str:
     return "[" + ", ".join(format_square(s) for s in squares) + "]"
 
 
-def _compare_pieces(expected: list[dict], actual: list[Piece]) -> list[str]:
+def _compare_pieces(expected: list[dict], actual: list[Piece], own: _FamilyFields = _NO_FAMILY_FIELDS) -> list[str]:
     """The whole board, in any order; optional fields compared only where written.
 
     Each expected piece takes the first piece, in canonical order, of its owner, kind and square
     whose written fields all agree; then what is left takes any piece of its owner, kind and square
     (a difference of state). The pieces are grouped by owner, kind and square first, so a board of
-    50,000 pieces compares in linear time whatever the order of the file."""
+    50,000 pieces compares in linear time whatever the order of the file. ``own``: the fields the
+    family adds (territory's ``copy``), compared where written too."""
     remaining = sorted(actual, key=lambda p: p.canonical_key)
     groups: dict[tuple, list[Piece]] = {}   # owner, kind, square -> pieces not taken yet
     for piece in remaining:
@@ -147,7 +166,7 @@ def _compare_pieces(expected: list[dict], actual: list[Piece]) -> list[str]:
     for spec in expected:  # First pass: exact matches of every written field.
         group = groups.get((spec["owner"], spec["kind"], spec["square"]))
         for i, piece in enumerate(group or ()):
-            if _written_fields_agree(spec, piece):
+            if _written_fields_agree(spec, piece, own):
                 del group[i]
                 break
         else:
@@ -158,21 +177,25 @@ def _compare_pieces(expected: list[dict], actual: list[Piece]) -> list[str]:
         group = groups.get((spec["owner"], spec["kind"], spec["square"]))
         if group:
             piece = group.pop(0)
-            fields = [k for k in _OPTIONAL_FIELDS if k in spec]
-            mismatched.append(f"piece differs: expected {_describe_spec(spec)}, got {_describe_piece(piece, fields)}")
+            fields = [k for k in (*_OPTIONAL_FIELDS, *own.names) if k in spec]
+            mismatched.append(f"piece differs: expected {_describe_spec(spec, own)}, got "
+                              f"{_describe_piece(piece, fields, own)}")
         else:
             still.append(spec)
-    diffs = [f"missing piece: {_describe_spec(spec)}" for spec in still]
+    diffs = [f"missing piece: {_describe_spec(spec, own)}" for spec in still]
     diffs.extend(mismatched)
     left = {piece.id for group in groups.values() for piece in group}
     diffs.extend(f"extra piece: {_describe_piece(p, ('check',))}" for p in remaining if p.id in left)
     return diffs
 
 
-def _written_fields_agree(spec: dict, piece: Piece) -> bool:
+def _written_fields_agree(spec: dict, piece: Piece, own: _FamilyFields = _NO_FAMILY_FIELDS) -> bool:
     """Whether the optional fields written for an expected piece all have the piece's values."""
     for key, value in spec.items():
-        if key in _OPTIONAL_SET and getattr(piece, key) != value:
+        if key in _OPTIONAL_SET:
+            if getattr(piece, key) != value:
+                return False
+        elif key in own.names and own.value(piece, key) != value:
             return False
     return True
 

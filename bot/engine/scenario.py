@@ -461,8 +461,10 @@ class _Loader:
         try:
             for i, item in enumerate(items):
                 self.context = (_EXPECTED_PIECE, i)
-                self.unknown(item, _EXPECT_PIECE_KEYS, "expect")
+                self.unknown(item, _EXPECT_PIECE_KEYS | self.extra("pieces"), "expect")
                 spec = self.piece_fields(item, ruleset, names, "[expect] piece ")
+                if self.part is not None:        # the family's own piece keys (territory: copy)
+                    spec.update(self.part.expected_piece_fields(self, item))
                 if "kind" not in spec or "square" not in spec:
                     raise self.fail(f"an expected piece needs `{'kind' if 'kind' not in spec else 'at'}`")
                 pieces.append(spec)

@@ -28,8 +28,8 @@ def test_every_decision_of_sections_3_and_9_has_a_scenario():
 
 
 def test_every_territory_decision_has_a_scenario():
-    """RULES 5.4's T1 to T40; T5 (the set-up's draws) and T39 (malformed files) are unit-tested
+    """RULES 5.4's T1 to T43; T5 (the set-up's draws) and T39 (malformed files) are unit-tested
     (test_territory_turn.py, test_territory_scenario_format.py)."""
     found = _module().citations()
-    missing = [f"T{n}" for n in range(1, 41) if n not in (5, 39) and f"T{n}" not in found]
+    missing = [f"T{n}" for n in range(1, 44) if n not in (5, 39) and f"T{n}" not in found]
     assert not missing, f"no scenario cites {missing}"

@@ -100,3 +100,35 @@ def test_refusals_say_what_is_wrong_and_point_at_it(text, words, offending):
 def test_a_refused_form_names_no_kind_that_lacks_it():
     """The "only ..." list is read from the piece table's abilities, not hard-coded."""
     assert "only Wind can carry an ally" in _refusal("Sun(0,0)&(1,1)-(2,2)").reason
+
+
+@pytest.mark.parametrize("typed, canonical", [
+    ("  Bal ( 0 , - 4 )  <>  ( 3 , 2 ) ;  + Wood ( 0 , -5 ) ", "Bal(0,-4)<>(3,2); +Wood(0,-5)"),
+    ("Moon(1,-4) < (-2,-1) - (3,-2)", "Moon(1,-4)<(-2,-1)-(3,-2)"),
+    ("Wood(1,-2) x (3,0)", "Wood(1,-2)x(3,0)"),
+    ("+ Mir(0,-5) + (1,-4)", "+Mir(0,-5)+(1,-4)"),
+    ("draft Bal , Fire Ice", "draft Bal, Fire, Ice"),
+    ("draft Lf Lts", "draft Lf, Lts"),                      # two kinds side by side are two kinds, not one
+    (" resign ", "resign"),
+])
+def test_t41_spaces_between_the_parts_and_inside_squares_are_fine(typed, canonical):
+    assert _parse(typed).canonical == canonical
+
+
+@pytest.mark.parametrize("text, words, offending, hint", [
+    ("B al(1,2)", "a kind is one word: 'B al' has a space inside it (T41)", "B al", "write Bal (Balance) without"),
+    ("Bal ance(0,-4)-(0,-2)", "'Bal ance' has a space inside it", "Bal ance", "write Bal (Balance)"),
+    ("White Lotus(1,1)", "'White Lotus' has a space inside it", "White Lotus", "write Lts (White Lotus)"),
+    ("White Lo tus(1,1)", "'White Lo tus' has a space inside it", "White Lo tus", "write Lts (White Lotus)"),
+    ("+S un(3,-5)", "'S un' has a space inside it", "S un", "write Sun without spaces"),
+    ("draft Bal, Fi re", "'Fi re' has a space inside it", "Fi re", "write Fire without spaces"),
+    ("re sign", "`resign` is one word: no space inside it (T41)", "re sign", "write `resign`"),
+    ("pa ss", "`pass` is one word", "pa ss", "write `pass`"),
+    ("dr aft Bal", "`draft` is one word", "dr aft", "write `draft`"),
+    ("Bal(0,-4)< >(3,2)", "`<>` is one sign: no space inside it (T41)", "< >", "Bal(0,-4)<>(3,2)"),
+    ("draftBal", "`draft` is a word of its own: a space follows it (T41)", "draftBal", "write `draft Bal`"),
+])
+def test_t41_no_space_inside_a_kind_an_alias_or_a_keyword(text, words, offending, hint):
+    refusal = _refusal(text)
+    assert words in refusal.reason and refusal.rule == "T41"
+    assert refusal.offending == offending and hint in refusal.hint

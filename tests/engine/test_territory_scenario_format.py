@@ -123,6 +123,32 @@ next = { update = 3, player = "Ann" }
     ]
 
 
+def test_expect_compares_copy_on_pieces_where_written(tmp_path):
+    """5.4.9: `copy = true` marks a Mirror copy in [expect]'s pieces too, compared like the pieces'
+    optional fields; other rulesets refuse the key."""
+    placed = BASE.replace('Ann = "Bal(0,-4)-(0,-2)"', 'Ann = "+Mir(0,-5)+(1,-5)"')
+    expect = """
+[expect]
+pieces = [
+  { owner = "Ann", kind = "Bal", at = [0, -4] },
+  { owner = "Bob", kind = "Sun", at = [3, 2] },
+  { owner = "Ann", kind = "Mir", at = [0, -5], copy = MIRROR },
+  { owner = "Ann", kind = "Mir", at = [1, -5], copy = COPY },
+]
+"""
+    right = expect.replace("MIRROR", "false").replace("COPY", "true")
+    assert run_scenario(load_scenario(_write(tmp_path, placed + right))).differences == []
+    wrong = expect.replace("MIRROR", "true").replace("COPY", "false")
+    assert run_scenario(load_scenario(_write(tmp_path, placed + wrong))).differences == [
+        "piece differs: expected Ann Mir on (0,-5) (copy=True), got Ann Mir on (0,-5) (copy=False)",
+        "piece differs: expected Ann Mir on (1,-5) (copy=False), got Ann Mir on (1,-5) (copy=True)",
+    ]
+    assert "[expect] piece copy must be true or false, not 'yes'" in _error(
+        tmp_path, placed + expect.replace("MIRROR", '"yes"').replace("COPY", "true"))
+    other = 'ruleset = "neisg"\n[expect]\npieces = [{ kind = "N", at = [0, 0], copy = true }]\n'
+    assert "unknown key [expect] 'copy'" in _error(tmp_path, other)
+
+
 def test_print_writes_the_position_after_the_turn_as_a_scenario(tmp_path):
     scenario = load_scenario(_write(tmp_path, BASE.replace('Ann = "Bal(0,-4)-(0,-2)"',
                                                            'Ann = "Bal(0,-4)-(0,-2); +Mir(0,-5)+(1,-5)"')))

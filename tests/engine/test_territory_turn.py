@@ -102,12 +102,68 @@ def test_the_state_after_a_turn_is_a_new_value():
     assert len(after.territory.draft_area) == 3
 
 
-def test_both_players_resigning_at_once_is_a_draw():
+def test_both_players_resigning_in_one_turn_the_active_player_wins():
+    """T42: the other player's resignation was sent first and counts; resignations never draw."""
     state = _state([("Ann", "Bal", (0, -4))])
     after, report = resolve_turn(TERRITORY, state, {"Ann": "resign", "Bob": "resign"}, seed=3)
+    assert after.territory.winners == ("Ann",) and not after.territory.drawn
+    assert (after.players["Ann"].status, after.players["Bob"].status) == ("active", "resigned")
+    assert "Bob resigned: Ann wins" in report.text()
+    [refused] = report.of_type("refused")
+    assert refused.players == ("Ann",) and "the game is over" in refused.data["reason"] and "T42" in refused.data["reason"]
+
+
+def test_a_resign_on_a_skipped_turn_comes_after_the_skip():
+    """T42: turn 3 (Green, nobody controls it) is skipped first, quiet + 1, then Bob's resign: Ann wins."""
+    state = _state([], update=3, quiet=5)
+    after, report = resolve_turn(TERRITORY, state, {"Bob": "resign"}, seed=3)
+    assert [e.type for e in report.entries] == ["skipped", "order", "conceded"]
+    assert after.territory.quiet == 6 and after.territory.winners == ("Ann",) and after.update == 4
+
+
+def test_a_resign_on_the_24th_quiet_turn_is_refused_the_game_is_drawn():
+    """T42: the skip is the 24th quiet turn, so the game is drawn before the resign, which is refused."""
+    state = _state([], update=3, quiet=23)
+    assert "the game is over" in check_turn(TERRITORY, state, "Bob", "resign").error.reason
+    after, report = resolve_turn(TERRITORY, state, {"Bob": "resign", "Ann": "resign"}, seed=3)
     assert after.territory.drawn and not after.territory.winners
-    assert {p.status for p in after.players.values()} == {"resigned"}
-    assert "the game is drawn" in report.text()
+    assert {p.status for p in after.players.values()} == {"active"}
+    assert [(e.players, "the game is over" in e.data["reason"]) for e in report.of_type("refused")] == [
+        (("Ann",), True), (("Bob",), True)]
+
+
+def test_both_resigning_on_a_skipped_turn_the_next_turns_player_wins():
+    """P64: after the skip, the player of the next turn that is not skipped is the active one (turn 4: Ann)."""
+    state = _state([], update=3)
+    after, report = resolve_turn(TERRITORY, state, {"Ann": "resign", "Bob": "resign"}, seed=3)
+    assert after.territory.winners == ("Ann",) and after.players["Bob"].status == "resigned"
+    state = _state([], update=6)             # turn 6 is Yellow's, skipped; turn 7 is Ann's
+    after, _ = resolve_turn(TERRITORY, state, {"Ann": "resign", "Bob": "resign"}, seed=3)
+    assert after.territory.winners == ("Ann",)
+    state = _state([], update=12)            # turn 12 is Orange's, skipped; turn 13 is Ann's (Red)
+    after, _ = resolve_turn(TERRITORY, state, {"Ann": "resign", "Bob": "resign"}, seed=3)
+    assert after.territory.winners == ("Ann",)
+
+
+def test_a_pass_before_a_skipped_24th_quiet_turn_draws_at_once():
+    """T43: Bob's pass is the 23rd quiet turn; turn 3 is skipped and the 24th, so the game is drawn
+    now: no next turn. One quiet turn fewer and the game goes on to turn 4."""
+    state = _state([], update=2, quiet=22, bag=["Ice"])
+    after, report = resolve_turn(TERRITORY, state, {"Bob": "pass"}, seed=3)
+    assert after.territory.drawn and after.territory.quiet == 24 and next_turn(TERRITORY, after) is None
+    assert [e.type for e in report.entries] == ["order", "passed", "refilled", "skipped", "drawn"]
+    assert after.territory.draft_area == ("Ice",)                  # the pass's own turn still refills (T26)
+    state = _state([], update=2, quiet=21)
+    after, report = resolve_turn(TERRITORY, state, {"Bob": "pass"}, seed=3)
+    assert not after.territory.over and after.territory.quiet == 22 and next_turn(TERRITORY, after) == (4, "Ann")
+
+
+def test_a_missed_turn_before_a_skipped_24th_quiet_turn_draws_at_once():
+    """T43 and P73: a missed turn ends the turn too, and the skip that follows is counted then."""
+    state = _state([], update=2, quiet=22)
+    after, report = resolve_turn(TERRITORY, state, {}, seed=3)
+    assert after.territory.drawn and "missed" in [e.type for e in report.entries]
+    assert report.text().count("skipped") == 1
 
 
 def test_once_over_every_submission_is_refused():

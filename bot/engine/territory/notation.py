@@ -53,6 +53,51 @@ FORMS = {
 
 Span = tuple[int, int]
 
+#: T41: the words that are never written with a space inside them.
+_KEYWORDS = ("pass", "resign", "draft", "cancel")
+_BLANKS = " \t\r"
+#: The most runs of letters a kind's name is looked for in when one of them is not a kind (T41):
+#: `White Lo tus` is three.
+_SPLIT_KIND_TOKENS = 3
+
+
+def _tokens_from(text: str, pos: int, end: int, blank_first: bool = False) -> list[Span]:
+    """The runs of letters from ``pos`` on, separated by blanks only (at most a kind's worth);
+    ``blank_first``: ``pos`` is just after a run, so the first must follow a blank."""
+    tokens: list[Span] = []
+    while len(tokens) < _SPLIT_KIND_TOKENS:
+        start = pos
+        while pos < end and text[pos] in _BLANKS:
+            pos += 1
+        if (tokens or blank_first) and pos == start:
+            break
+        first = pos
+        while pos < end and text[pos].isalpha():
+            pos += 1
+        if pos == first:
+            break
+        tokens.append((first, pos))
+    return tokens
+
+
+def _tokens_before(text: str, pos: int, start: int) -> list[Span]:
+    """The runs of letters just before ``pos``, each separated from the next by blanks only, in order."""
+    tokens: list[Span] = []
+    while len(tokens) < _SPLIT_KIND_TOKENS - 1:
+        end = pos
+        while end > start and text[end - 1] in _BLANKS:
+            end -= 1
+        if end == pos:
+            break
+        first = end
+        while first > start and text[first - 1].isalpha():
+            first -= 1
+        if first == end:
+            break
+        tokens.insert(0, (first, end))
+        pos = first
+    return tokens
+
 
 # ----------------------------------------------------------------------------- values
 @dataclass(frozen=True, slots=True)
@@ -217,6 +262,64 @@ class _TurnLexer(Lexer):
             rule = RULE
         return cls(reason, self.text, span, hint, rule)
 
+    # ---------------------------------------------------------------- T41: no space inside a word
+    def refuse_split_keyword(self, start: int) -> None:
+        """``re sign``, ``pa ss``, ``dr aft``: a keyword written with spaces inside it (T41)."""
+        tokens = _tokens_from(self.text, start, self.end)
+        for count in range(2, len(tokens) + 1):
+            joined = "".join(self.text[a:b] for a, b in tokens[:count]).lower()
+            if joined in _KEYWORDS:
+                span = (tokens[0][0], tokens[count - 1][1])
+                raise self.error(f"`{joined}` is one word: no space inside it (T41)", span, f"write `{joined}`",
+                                 rule="T41")
+
+    def refuse_glued_draft(self, start: int) -> None:
+        """``draftBal``: `draft` is one word followed by a space (T41)."""
+        span = self.word_at(start)
+        word = self.text[span[0]:span[1]]
+        if word[:5].lower() == "draft" and len(word) > 5 and len(self.ruleset.match_letters(word[5:])) == 1:
+            raise self.error("`draft` is a word of its own: a space follows it (T41)", span,
+                             f"write `draft {word[5:]}`", rule="T41")
+
+    def refuse_split_kind(self, span: Span) -> None:
+        """A kind's abbreviation or alias written with spaces inside it (``B al``, ``Bal ance``,
+        ``White Lotus``), found from one of its pieces (``span``): the runs of letters around it,
+        separated by blanks only, joined into a kind (T41)."""
+        before = _tokens_before(self.text, span[0], self.line_start)
+        after = _tokens_from(self.text, span[1], self.end, blank_first=True)
+        for width in range(2, _SPLIT_KIND_TOKENS + 1):
+            for first in range(max(0, width - 1 - len(after)), min(width - 1, len(before)) + 1):
+                tokens = before[len(before) - first:] + [span] + after[:width - 1 - first]
+                if len(tokens) != width:
+                    continue
+                joined = "".join(self.text[a:b] for a, b in tokens)
+                matches = self.ruleset.match_letters(joined)
+                if len(matches) == 1:
+                    written = self.text[tokens[0][0]:tokens[-1][1]]
+                    name = self.kind_of(matches[0]).name
+                    meant = matches[0] if name == matches[0] else f"{matches[0]} ({name})"
+                    raise self.error(f"a kind is one word: {written!r} has a space inside it (T41)",
+                                     (tokens[0][0], tokens[-1][1]), f"write {meant} without spaces", rule="T41")
+
+    def letters(self) -> str:
+        self.skip()
+        start = self.pos
+        try:
+            letter = super().letters()
+        except OrderError:
+            end = start
+            while end < self.end and (self.text[end].isalpha() or self.text[end] == "_"):
+                end += 1
+            if end > start:
+                self.refuse_split_kind((start, end))
+            raise
+        if self.text[self.pos:self.pos + 1] in _BLANKS:       # `Bal ance(0,-4)`: a kind, a space, letters
+            after = _tokens_from(self.text, self.pos, self.end, blank_first=True)
+            # the letters that follow may be the next kind of a draft (`draft Bal Fire`)
+            if after and len(self.ruleset.match_letters(self.text[after[0][0]:after[0][1]])) != 1:
+                self.refuse_split_kind((start, self.pos))
+        return letter
+
     def at_word(self, word: str) -> bool:
         self.skip()
         end = self.pos + len(word)
@@ -225,6 +328,8 @@ class _TurnLexer(Lexer):
     def part(self) -> tuple[Part | str, Span]:
         self.skip()
         start = self.pos
+        self.refuse_split_keyword(start)
+        self.refuse_glued_draft(start)
         for word in ("pass", "resign"):
             if self.at_word(word):
                 self.pos += len(word)
@@ -389,7 +494,15 @@ class _TurnLexer(Lexer):
         """The next operator: ``-``, ``<>``, ``<``, ``>``, ``&``, ``x``, ``:``, ``(`` or ``""`` at the end."""
         char = self.peek()
         if char == "<":
-            return "<>" if self.text[self.pos + 1:self.pos + 2] == ">" else "<"
+            if self.text[self.pos + 1:self.pos + 2] == ">":
+                return "<>"
+            beyond = self.pos + 1
+            while beyond < self.end and self.text[beyond] in _BLANKS:
+                beyond += 1
+            if beyond > self.pos + 1 and self.text[beyond:beyond + 1] == ">":
+                raise self.error("`<>` is one sign: no space inside it (T41)", (self.pos, beyond + 1),
+                                 "write the swap as Bal(0,-4)<>(3,2)", rule="T41")
+            return "<"
         if char in ("x", "X"):
             return "x"
         if char in ("-", ">", "&", ":", "(", ""):

@@ -7,7 +7,8 @@ family part of the file's ruleset for the keys it adds and hands it the file to 
   ``bag`` (default: the pool minus the reserves, the draft area and the board, Mirror copies
   excepted, never below 0 of a kind), ``quiet`` (quiet turns so far, default 0);
 * ``[[players]]``: ``colour`` Red (player 0) or Blue, ``reserve`` (kinds, default empty);
-* ``[[pieces]]``: ``copy = true`` for a Mirror copy;
+* ``[[pieces]]``: ``copy = true`` for a Mirror copy, also in ``[expect]``'s pieces, where it is
+  compared (``copy = false``: a Mirror that is not a copy);
 * ``[expect]``: ``reserves``, ``draft_area``, ``bag`` (multisets), ``control`` (territory or ``Goal``
   -> player name, ``""`` for nobody), ``drawn``, ``next = { update = N, player = "name" }`` (the
   next turn that is not skipped; ``{}`` once the game is over). ``winner`` is the engine's own key,
@@ -137,6 +138,17 @@ class TerritoryScenario:
                 raise loader.fail(f"unknown piece kind {kind!r} in {key} (the {ruleset.name} kinds: "
                                   f"{' '.join(ruleset.letters)})", key, table)
         return list(value)
+
+    def expected_piece_fields(self, loader, item: dict) -> dict[str, Any]:
+        """An expected piece's own keys (5.4.9): ``copy``, compared where written, as the piece's
+        optional fields are."""
+        return {"copy": loader.boolean(item["copy"], "copy", "[expect] piece ")} if "copy" in item else {}
+
+    def piece_value(self, state: GameState, piece: Piece, key: str) -> Any:
+        """The value of an expected piece's own key for a piece of the position after the turn."""
+        if key == "copy":
+            return piece.id in territory_of(state).copies
+        raise KeyError(key)
 
     def read_expect(self, loader, table: dict, ruleset: Ruleset, names: set[str]) -> dict[str, Any]:
         out: dict[str, Any] = {}

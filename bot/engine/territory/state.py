@@ -23,8 +23,8 @@ def canonical(kinds: Iterable[str]) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True)
 class TerritoryState:
     """Reserves (player name -> kinds), the draft area, the bag, the Mirror copies on the board, the
-    count of quiet turns in a row (T10), and how the game ended: ``winners`` (one name; both when
-    both resigned at once is a draw instead) or ``drawn``, with ``ended`` saying why in words."""
+    count of quiet turns in a row (T10), and how the game ended: ``winners`` (one name: a
+    resignation never draws, T42) or ``drawn``, with ``ended`` saying why in words."""
 
     reserves: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     draft_area: tuple[str, ...] = ()

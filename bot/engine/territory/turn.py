@@ -32,9 +32,8 @@ from .pieces import Refusal, Table, Won
 from .state import TerritoryState
 
 __all__ = ["TurnCheck", "set_up", "active_player", "slot_of", "controls", "check_turn", "resolve_turn",
-           "next_turn", "fill", "QUIET_DRAW", "submission_text", "table_for", "territory_of", "legal_destinations",
-           "player_of", "colours_of",
-           "format_submission"]
+           "next_turn", "fill", "QUIET_DRAW", "skipped_run", "submission_text", "table_for", "territory_of",
+           "legal_destinations", "player_of", "colours_of", "format_submission"]
 
 #: T10: after this many consecutive quiet turns (skipped, passed or missed) the game is drawn.
 QUIET_DRAW = 24
@@ -175,6 +174,10 @@ def _checked(ruleset: Ruleset, state: GameState, player: str, text: str) -> tupl
     if player not in state.players:
         raise IllegalOrderError("you are not a player of this game", text, (0, len(text)), "", rule="RULES 5.4")
     active = active_player(ruleset, state)
+    if active is None and territory_of(state).quiet + len(skipped_run(ruleset, state)) >= QUIET_DRAW:
+        raise IllegalOrderError(f"the game is over: turn {state.update} is skipped and the skips from there make "
+                                f"{QUIET_DRAW} quiet turns in a row, a draw, before anything sent on it (T42)",
+                                text, (0, len(text)), "", rule="T42")
     if player != active:       # T24, T25: only `resign`, whatever else the text says
         try:
             submission = parse_turn(text, ruleset)
@@ -272,8 +275,11 @@ def _only_candidate(table: Table, action: Action, short: Action, trial, player: 
 def resolve_turn(ruleset: Ruleset, state: GameState, orders: Mapping[str, str | Iterable[str]], seed: int | str
                  ) -> tuple[GameState, Report]:
     """Turn ``state.update`` with the players' submissions (text as typed; a list is the lines of
-    one submission). Pure and deterministic."""
-    rules: TerritoryRules = ruleset.family_rules
+    one submission). Pure and deterministic.
+
+    A skipped turn happens first, the moment the turn before it ended (T42): a ``resign`` sent on it
+    comes after the skip. Resignations come before what they race (T42). When a turn ends, the
+    skipped turns that follow it are counted at once if they bring the quiet count to 24 (T43)."""
     turn = state.update
     report = Report(turn)
     base = territory_of(state)
@@ -302,14 +308,22 @@ def resolve_turn(ruleset: Ruleset, state: GameState, orders: Mapping[str, str | 
         else:
             active_text = text
 
-    if resigned:
-        return _resignation(state, report, resigned, active if active_text is not None else None, active_text)
-    if active is None:
+    if active is None:                 # T42: the skip first, then any resignation
         report.add("skipped", [], turn=turn, slot=slot_of(ruleset, turn))
-        return _quiet(ruleset, state, report, base, seed, refill=False)
+        after = _quiet(ruleset, state, report, base, seed, refill=False)
+        if not resigned:
+            return after, report
+        if territory_of(after).over:
+            for name in resigned:
+                report.add("refused", [name], text=texts[name], reason=_over_by_skips(after))
+            return after, report
+        waiting = next_turn(ruleset, after)       # P64: after the skip, the next turn's player is active
+        return _resignation(after, report, resigned, waiting[1] if waiting else None, None), report
+    if resigned:
+        return _resignation(replace(state, update=turn + 1), report, resigned, active, active_text), report
     if active_text is None:
         report.add("missed", [active], turn=turn)
-        return _quiet(ruleset, state, report, base, seed, refill=True)
+        return _quiet(ruleset, state, report, base, seed, refill=True), report
     try:
         submission, table = _checked(ruleset, state, active, active_text)
     except OrderError as error:
@@ -318,7 +332,7 @@ def resolve_turn(ruleset: Ruleset, state: GameState, orders: Mapping[str, str | 
     report.add("order", [active], order=submission.canonical, outcome="played")
     if submission.word == "pass":
         report.add("passed", [active], turn=turn)
-        return _quiet(ruleset, state, report, base, seed, refill=True)
+        return _quiet(ruleset, state, report, base, seed, refill=True), report
     for kind, players, data in table.entries:
         report.add(kind, players, **data)
     territory = table.territory_state(base).with_changes(quiet=0)
@@ -328,8 +342,8 @@ def resolve_turn(ruleset: Ruleset, state: GameState, orders: Mapping[str, str | 
         after.territory = territory.with_changes(winners=(table.winner,),
                                                  ended=f"{table.winner} controls the goal (T9)")
         return after, report
-    after.territory = _refilled(rules, after.territory, seed, turn, report)
-    return after, report
+    after.territory = _refilled(ruleset.family_rules, after.territory, seed, turn, report)
+    return _skips_ahead(ruleset, after, report), report
 
 
 def _copy(state: GameState) -> GameState:
@@ -350,38 +364,82 @@ def _refilled(rules: TerritoryRules, territory: TerritoryState, seed: int | str,
 
 
 def _quiet(ruleset: Ruleset, state: GameState, report: Report, base: TerritoryState, seed: int | str, refill: bool
-           ) -> tuple[GameState, Report]:
-    """A skipped, passed or missed turn: quiet + 1 (T10, T27), the refill unless skipped (T26)."""
+           ) -> GameState:
+    """A skipped, passed or missed turn: quiet + 1 (T10, T27), the refill unless skipped (T26), then
+    the skipped turns that follow (T43)."""
     turn = state.update
     territory = base.with_changes(quiet=base.quiet + 1)
     if refill:
         territory = _refilled(ruleset.family_rules, territory, seed, turn, report)
     if territory.quiet >= QUIET_DRAW:
-        territory = territory.with_changes(drawn=True, ended=f"{territory.quiet} quiet turns in a row (T10)")
-        report.add("drawn", [], quiet=territory.quiet)
-    return replace(_copy(state), update=turn + 1, territory=territory), report
+        territory = _drawn(territory, report)
+        return replace(_copy(state), update=turn + 1, territory=territory)
+    return _skips_ahead(ruleset, replace(_copy(state), update=turn + 1, territory=territory), report)
+
+
+def _drawn(territory: TerritoryState, report: Report) -> TerritoryState:
+    report.add("drawn", [], quiet=territory.quiet)
+    return territory.with_changes(drawn=True, ended=f"{territory.quiet} quiet turns in a row (T10)")
+
+
+def skipped_run(ruleset: Ruleset, state: GameState) -> list[int]:
+    """The turns from ``state.update`` on that are skipped, one after the other, in this position
+    (nothing changes on a skipped turn, so the position decides them all); empty when that turn has
+    a player. A player's own slot is never skipped, so the run is shorter than the cycle."""
+    turns = []
+    turn = state.update
+    while len(turns) < len(ruleset.family_rules.cycle) and active_player(ruleset, state, turn) is None:
+        turns.append(turn)
+        turn += 1
+    return turns
+
+
+def _skips_ahead(ruleset: Ruleset, after: GameState, report: Report) -> GameState:
+    """T43: the turn that just ended is followed at once by the skipped turns after it (5.4.2); when
+    one of them is the 24th quiet turn in a row the game is drawn now, with no next turn. Otherwise
+    they stay to come, each its own update (the service resolves them at once)."""
+    territory = territory_of(after)
+    if territory.over or territory.quiet + len(ruleset.family_rules.cycle) < QUIET_DRAW:
+        return after       # no run of skipped turns can reach the draw
+    run = skipped_run(ruleset, after)
+    if territory.quiet + len(run) < QUIET_DRAW:
+        return after
+    counted = run[:QUIET_DRAW - territory.quiet]
+    for turn in counted:
+        report.add("skipped", [], turn=turn, slot=slot_of(ruleset, turn))
+    after.territory = _drawn(territory.with_changes(quiet=territory.quiet + len(counted)), report)
+    return after
+
+
+def _over_by_skips(state: GameState) -> str:
+    return (f"the game is over: it was drawn by {territory_of(state).quiet} quiet turns in a row before your "
+            f"`resign` (T42: a skipped turn happens first, when the turn before it ends)")
 
 
 def _resignation(state: GameState, report: Report, resigned: list[str], active: str | None,
-                 active_text: str | None) -> tuple[GameState, Report]:
-    """``resign`` from either player at any time: the opponent wins; both at once: a draw (P-decision
-    in docs/rules/decisions.md). No refill (T26); the other submission of the turn is refused."""
+                 active_text: str | None) -> GameState:
+    """T42: ``resign`` from either player at any time; the opponent wins (``state``: the position as
+    the turn leaves it, its number already moved on). A resignation comes before
+    what it races: the other player's counts first, so when both resign the active player wins, and
+    a resignation never draws. The active player's other submission, or their own ``resign`` after
+    the other's, is refused: the game is over (T25). No refill (T26). ``active`` is None only when
+    the position waits for nobody, which never happens between a skipped turn and a player's slot."""
     players = _players(state)
+    others = [name for name in resigned if name != active]
+    loser = others[0] if others else resigned[0]
+    players[loser].status = "resigned"
+    report.add("order", [loser], order="resign", outcome="played")
+    winner = next(name for name in sorted(players) if name != loser)
+    report.add("conceded", [loser], winner=winner)
+    territory = territory_of(state).with_changes(winners=(winner,), ended=f"{loser} resigned")
     for name in resigned:
-        players[name].status = "resigned"
-        report.add("order", [name], order="resign", outcome="played")
-    others = [name for name in sorted(players) if name not in resigned]
-    base = territory_of(state)
-    if others:
-        territory = base.with_changes(winners=tuple(others), ended=f"{resigned[0]} resigned")
-        report.add("conceded", [resigned[0]], winner=others[0])
-    else:
-        territory = base.with_changes(drawn=True, ended="both players resigned")
-        report.add("conceded", list(resigned), winner="")
-    if active is not None:
-        report.add("refused", [active], text=active_text, reason="the game is over: your opponent resigned (T25)")
-    after = replace(state, board=state.board.copy(), players=players, update=state.update + 1, territory=territory)
-    return after, report
+        if name != loser:
+            report.add("refused", [name], text="resign",
+                       reason=f"the game is over: {loser} resigned first, so you win (T42)")
+    if active_text is not None:
+        report.add("refused", [active], text=active_text,
+                   reason="the game is over: your opponent resigned (T25, T42)")
+    return replace(state, board=state.board.copy(), players=players, territory=territory)
 
 
 def legal_destinations(ruleset: Ruleset, state: GameState, piece) -> list[tuple[int, int]]:
