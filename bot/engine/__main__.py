@@ -84,7 +84,7 @@ def _scenario(args: argparse.Namespace) -> int:
         if args.print:
             sys.stdout.write(state_to_toml(scenario, outcome.state))
             if args.report:    # as TOML comments: the printed position stays a scenario file
-                sys.stdout.write("".join(f"# {line}\n" for line in outcome.report.text().splitlines()))
+                sys.stdout.write("".join(f"# {line}\n" for line in outcome.report.text_with_refusals().splitlines()))
             continue
         if outcome.passed:
             print(f"PASS {path}")
@@ -94,7 +94,7 @@ def _scenario(args: argparse.Namespace) -> int:
             for difference in outcome.differences:
                 print(f"  - {difference}")
         if args.report:
-            print("  " + outcome.report.text().replace("\n", "\n  "))
+            print("  " + outcome.report.text_with_refusals().replace("\n", "\n  "))
     return 2 if malformed else 1 if failed else 0
 
 
@@ -105,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     scenario.add_argument("files", nargs="+", metavar="FILE", help="scenario files (SCENARIOS.md)")
     scenario.add_argument("--print", action="store_true", help="print the position after the update as TOML")
     scenario.add_argument("--report", action="store_true",
-                          help="also print each update's public report (with --print: as # comments after the position)")
+                          help="also print each update's public report and every refused order with its reason "
+                               "(with --print: as # comments after the position)")
     scenario.set_defaults(run=_scenario)
     moves = commands.add_parser("moves", help="print every piece's legal destinations in a scenario file, as JSON")
     moves.add_argument("file", help="a scenario file (SCENARIOS.md)")

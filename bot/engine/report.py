@@ -108,6 +108,18 @@ class Report:
         entries = self.public() if player is None else self.for_player(player)
         return render(entries, player, self.update)
 
+    def refusals(self) -> list[str]:
+        """Every order refused in the update, public or private, one line each:
+        ``player: text -- reason``, the reason as the player was told it. A refused order is part of
+        what happened: a scenario's printout and a record's replay show these lines."""
+        return [_refusal_line(entry) for entry in self.entries if entry.type == "refused"]
+
+    def text_with_refusals(self) -> str:
+        """The public report with every refusal told as a ``refused: ...`` line (:meth:`refusals`)
+        instead of a sentence, private ones included: what the scenario runner prints."""
+        told = render([e for e in self.public() if e.type != "refused"], None, self.update)
+        return "\n".join([told, *(f"refused: {line}" for line in self.refusals())])
+
     def context(self) -> "Context":
         """What the public report says about who did what, read once: every private report of
         the update draws on it (``render(own, name, update, context=report.context())``)."""
@@ -621,6 +633,18 @@ def _whose(player: str, reader: str | None) -> str:
 
 def _amount(value) -> str:
     return format_amount(value)
+
+
+def _one_line(text: str) -> str:
+    """``text`` on one printable line: its lines joined by `` / ``, other control characters shown
+    as U+FFFD (a printout's comment line stays one line)."""
+    joined = " / ".join(part.strip() for part in str(text).splitlines() if part.strip())
+    return "".join("\ufffd" if not c.isprintable() else c for c in joined)
+
+
+def _refusal_line(entry: Entry) -> str:
+    player = entry.players[0] if entry.players else "?"
+    return f"{player}: {_one_line(entry.data.get('text', ''))} -- {_one_line(entry.data.get('reason', 'refused'))}"
 
 
 def _refused(entry: Entry, reader: str | None) -> str:

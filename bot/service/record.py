@@ -42,18 +42,24 @@ class RecordError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class UpdateCheck:
-    """The replay of one recorded update: ``matches``, or the first ``difference`` in words."""
+    """The replay of one recorded update: ``matches``, or the first ``difference`` in words; and
+    ``refused``, the orders the engine refused in it, each ``player: text -- reason`` (a refused
+    order is part of what happened)."""
 
     update: int
     revision: int
     rolled_back: bool
     matches: bool
     difference: str = ""
+    refused: tuple[str, ...] = ()
 
     def line(self) -> str:
+        """What ``python -m bot replay`` prints for the update: its verdict, then a line for each
+        refused order."""
         name = f"update {self.update}" + (f" (revision {self.revision})" if self.revision else "") \
             + (" (rolled back)" if self.rolled_back else "")
-        return f"{name}: {'matches' if self.matches else 'DIFFERS: ' + self.difference}"
+        verdict = f"{name}: {'matches' if self.matches else 'DIFFERS: ' + self.difference}"
+        return "\n".join([verdict, *(f"  refused: {line}" for line in self.refused)])
 
 
 # ----------------------------------------------------------------------------- export
@@ -160,13 +166,14 @@ def _replay_update(ruleset: Ruleset, entry: dict, key: tuple[int, int], states: 
     if difference:
         return differs(f"its starting position is not the recorded position before it: {difference}")
     state, report = resolve(ruleset, serialize.state_from_json(before), entry["orders"], entry["seed"])
+    refused = tuple(report.refusals())
     difference = first_difference(serialize.migrate(entry["after"]), serialize.state_to_json(state), "position")
     if not difference:
         difference = first_difference(entry["report"], report.to_json(), "report")
     if difference:
-        return differs(difference)
+        return UpdateCheck(update, revision, rolled_back, False, difference, refused)
     Report.from_json(entry["report"])     # a recorded report that the engine cannot read is an error too
-    return UpdateCheck(update, revision, rolled_back, True)
+    return UpdateCheck(update, revision, rolled_back, True, refused=refused)
 
 
 def first_difference(recorded: Any, replayed: Any, path: str = "") -> str:

@@ -48,3 +48,70 @@ def test_print_with_report_keeps_the_report_as_comments(tmp_path):
     assert added[0] == "# Update 1" and all(line.startswith("# ") for line in added)
     assert any("king" in line for line in added)
     tomllib.loads(both.stdout)                           # the printed position is still TOML
+
+
+REFUSED = """ruleset = "neisg"
+update = 5
+seed = 1
+description = "a refused order and a played one"
+
+[[players]]
+name = "Red"
+balance = 10
+
+[[players]]
+name = "Blue"
+balance = 10
+
+[[pieces]]
+owner = "Red"
+kind = "K"
+at = [0, 0]
+
+[[pieces]]
+owner = "Red"
+kind = "N"
+at = [3, 3]
+
+[[pieces]]
+owner = "Blue"
+kind = "K"
+at = [9, 9]
+
+[orders]
+Red = "N(10,14"
+Blue = "K(9,9)-(9,8)"
+"""
+
+
+def test_the_report_tells_every_refused_order_with_its_reason(tmp_path):
+    """Issue 36: a refused order is part of what happened; the printout says it was sent and why it
+    was refused, as the bot told the player (a private refusal too, which the public report leaves out)."""
+    scenario = tmp_path / "refused.toml"
+    scenario.write_text(REFUSED, encoding="utf-8")
+    printed = run("scenario", "--print", "--report", str(scenario))
+    assert printed.returncode == 0, printed.stderr
+    comments = [line for line in printed.stdout.splitlines() if line.startswith("# ")]
+    assert "# refused: Red: N(10,14 -- expected `)` to close the square" in comments
+    assert any("K(9,9)-(9,8) was played" in line for line in comments)
+    tomllib.loads(printed.stdout)                        # still a scenario file
+    checked = run("scenario", "--report", str(scenario))
+    assert "  refused: Red: N(10,14 -- expected `)` to close the square" in checked.stdout.splitlines()
+    megachess = ROOT / "tests" / "scenarios" / "megachess" / "join-refused-at-the-update-when-the-team-changed.toml"
+    printed = run("scenario", "--print", "--report", str(megachess))
+    assert any(line.startswith("# refused: Eve: +K(0,6) -- your join was refused at the update")
+               for line in printed.stdout.splitlines())
+
+
+def test_a_refused_territory_submission_is_one_comment_line(tmp_path):
+    """A territory submission of several lines is told on one line, so the printout stays TOML."""
+    scenario = tmp_path / "lines.toml"
+    territory = (ROOT / "tests" / "scenarios" / "territory" / "t41-a-space-inside-a-kind-is-refused.toml").read_text()
+    scenario.write_text(territory.replace('Ann = "B al(0,-4)<>(3,2)"', 'Ann = ["B al(0,-4)<>(3,2)", "+Wood(0,-5)"]'),
+                        encoding="utf-8")
+    printed = run("scenario", "--print", "--report", str(scenario))
+    assert printed.returncode == 0, printed.stdout
+    assert ("# refused: Ann: B al(0,-4)<>(3,2) / +Wood(0,-5) -- a kind is one word: 'B al' has a space inside it "
+            "(T41)") in printed.stdout.splitlines()
+    assert "was refused" not in printed.stdout           # told once, as a refused: line
+    tomllib.loads(printed.stdout)

@@ -117,3 +117,24 @@ async def test_the_replay_command_says_update_by_update_and_exits_by_the_result(
     (tmp_path / "junk.json").write_text("not json")
     assert main(["replay", str(tmp_path / "junk.json")]) == 2
     assert "not a JSON game record" in capsys.readouterr().err
+
+
+async def test_the_replay_shows_each_refused_order_with_its_reason(table, tmp_path, capsys):
+    """Issue 36: a refused order is part of what happened. Bob's move was checked on the position
+    before a moderator moved his king away, so the update refuses it (RULES 3.1); the replay says so."""
+    game = await table.playing_game()
+    await table.service.submit_order(game.id, user_id=BOB, text="K(10,0)-(11,0)")
+    await table.service.move_piece(game.id, actor=MODERATOR, origin="(10,0)", target="(10,2)")
+    assert (await table.resolve(game.id)).resolved
+    record = await _record(table, game)
+    checks = replay_record(record)
+    assert [c.matches for c in checks] == [True, True]
+    assert checks[0].refused == ()
+    [refused] = checks[1].refused
+    assert refused.startswith("Bob: K(10,0)-(11,0) -- ") and "(10,0)" in refused.split(" -- ", 1)[1]
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index("update 2: matches")
+    assert lines[at + 1] == f"  refused: {refused}"
