@@ -32,6 +32,7 @@ import yarl
 from discord.ext import commands, tasks
 
 from bot.config import Config
+from cogs import CommandTree
 from bot.service import Clock, OutboxRelay, Publisher, Service, utc_now
 from bot.service.rulebook import Rulebook
 from bot.shards import Shards
@@ -100,7 +101,7 @@ class SkirmishBot(commands.Bot):
                  intents: discord.Intents | None = None, shards: Shards | None = None, **client_options) -> None:
         if shards is not None and service is not None and service.shards != shards:
             raise ValueError(f"the service runs {service.shards.text()}, not {shards.text()}")
-        super().__init__(command_prefix=commands.when_mentioned, help_command=None,
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None, tree_cls=CommandTree,
                          intents=intents or bot_intents(),
                          allowed_mentions=discord.AllowedMentions.none(), **client_options)
         self.config = config

@@ -10,7 +10,11 @@ share lives here:
   can act on and anything unexpected into an apology and a log line at ERROR;
 - :func:`error_text`: a refused order as the engine's explanation in a code block
   (:func:`code_block`: one the player's text cannot close), and where to read the rule it cites
-  (:func:`rulebook_of`: the service's rulebook, issue 27).
+  (:func:`rulebook_of`: the service's rulebook, issue 27);
+- :class:`CommandTree`: the bot's command tree, whose one check refuses an option value that is not
+  among the option's registered choices (:func:`unregistered_choice`), for every command that has
+  choices: discord.py sends a ``Literal`` or ``@choices`` option's value as the client sent it, and a
+  client or a proxy may send any.
 
 Secrecy: nothing here logs what a player typed. An unexpected failure is logged with its type and
 traceback (file, line, code), never its message or arguments, because an order's text may be in
@@ -26,15 +30,16 @@ from dataclasses import dataclass, field
 from typing import Awaitable, Callable
 
 import discord
+from discord import app_commands
 
 from bot.discord_publisher import discord_times
-from bot.service import InvalidInput, NotFound, OrderRefused, ServiceError, order_from_file, require_order_file_size
+from bot.service import (Game, InvalidInput, NotFound, OrderRefused, ServiceError, order_from_file,
+                         require_order_file_size)
 from bot.service.rulebook import Rulebook
-from bot.store import Game
 
 __all__ = ["Reply", "answer", "send_reply", "as_message", "error_text", "code_block", "game_for", "channel_game",
-           "service_of", "rulebook_of", "log_failure", "matching", "read_order_file", "APOLOGY", "MESSAGE_LIMIT",
-           "NO_MENTIONS"]
+           "service_of", "rulebook_of", "log_failure", "matching", "read_order_file", "unregistered_choice",
+           "CommandTree", "APOLOGY", "MESSAGE_LIMIT", "NO_MENTIONS"]
 
 log = logging.getLogger("cogs")
 
@@ -159,6 +164,51 @@ async def read_order_file(attachment: discord.Attachment) -> str:
         raise InvalidInput(f"the file {attachment.filename[:60]!r} could not be downloaded from Discord "
                            f"({getattr(exc, 'status', '?')})", hint="send it again in a moment") from None
     return order_from_file(data, attachment.filename)
+
+
+# ----------------------------------------------------------------------------- choices
+def unregistered_choice(interaction: discord.Interaction) -> str | None:
+    """Why a slash command's options cannot be taken, or None: an option that has choices (a
+    ``Literal`` or ``@app_commands.choices``) holds a value that is none of them. Discord's clients
+    offer only the choices, but discord.py does not check what arrives, so ``/mod event action:pause``
+    from a client or a proxy would otherwise be read as whichever branch comes last."""
+    if interaction.type is not discord.InteractionType.application_command:
+        return None                     # autocomplete: the options are still being typed
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return None
+    namespace = interaction.namespace
+    for parameter in command.parameters:
+        if not parameter.choices:
+            continue
+        value = getattr(namespace, parameter.display_name, None)
+        if value is None:               # an optional option left out
+            continue
+        allowed = [choice.value for choice in parameter.choices]
+        if value not in allowed:
+            listed = ", ".join(str(choice) for choice in allowed)
+            return (f"{str(value)[:40]!r} is not a choice of the option `{parameter.display_name}` of "
+                    f"/{command.qualified_name}: choose one of {listed}. Nothing was changed.")
+    return None
+
+
+class CommandTree(app_commands.CommandTree):
+    """The bot's command tree (``tree_cls`` of :class:`bot.client.SkirmishBot`): before any slash
+    command runs, :func:`unregistered_choice` is asked, and a value outside an option's choices is
+    answered privately and goes no further, whatever the command (nothing is called, nothing logged
+    at ERROR: it is an expected answer)."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        problem = unregistered_choice(interaction)
+        if problem is None:
+            return True
+        command = interaction.command.qualified_name if interaction.command else "?"
+        log.info("refused /%s to user %s: an option's value is not one of its choices", command, interaction.user.id)
+        try:
+            await interaction.response.send_message(problem, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:   # expired or answered: nobody to tell, nothing was done
+            log.warning("/%s: could not answer the interaction (%s %s)", command, exc.status, exc.code)
+        return False
 
 
 # ----------------------------------------------------------------------------- which game

@@ -30,7 +30,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.events import EVENTS
 from bot.service import Moderator, NotFound, ServiceError
 
 from . import (APOLOGY, NO_MENTIONS, Reply, answer, channel_game, error_text, game_for, log_failure, matching, outcome,
@@ -401,7 +400,7 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
     async def event_autocomplete(self, interaction: discord.Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
         typed = current.strip().casefold()
-        names = sorted(EVENTS)
+        names = self.service.event_names()
         starts = [n for n in names if n.casefold().startswith(typed)]
         contains = [n for n in names if typed in n.casefold() and n not in starts]
         return [app_commands.Choice(name=n, value=n) for n in (starts + contains)[:_CHOICES]]

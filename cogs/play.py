@@ -18,8 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render.palette import colour_names, distinct_colours
-from bot.service import InvalidInput, ServiceError
+from bot.service import InvalidInput, ServiceError, colour_choices
 from bot.service.orders import split_lines
 from bot.service.views import MAX_RADIUS
 
@@ -203,9 +202,10 @@ def colour_suggestions(typed: str, taken: set[str], offer: list[str] | None = No
     """Colours to offer for what is typed: single colours, or ``A/B`` once ``A/`` is typed, minus the
     colours taken in the game (compared without regard to case). ``offer`` is the free colours in
     the order to offer them (the service's ``free_colours``: the most distinct from the game's
-    colours first, issue 27); by default :func:`~bot.render.palette.distinct_colours` of ``taken``."""
-    offer = distinct_colours(taken) if offer is None else offer
-    names = offer + [n for n in colour_names() if n not in offer]    # taken ones stay possible as a tone of A/B
+    colours first, issue 27); by default the service's :func:`~bot.service.colour_choices` of ``taken``."""
+    distinct, every = colour_choices(taken)
+    offer = distinct if offer is None else offer
+    names = offer + [n for n in every if n not in offer]    # taken ones stay possible as a tone of A/B
     taken = {t.casefold() for t in taken}
     if "/" in typed:
         first, second = typed.split("/", 1)

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.variants import playable_presets
+from bot.service import playable_rulesets
 
 from . import answer, game_for, service_of
 from .moderation import _moderator, confirm, moderator_only
@@ -44,7 +44,7 @@ class GameSetupCog(commands.GroupCog, name="Game setup", group_name="game", grou
                            schedule="when updates resolve: manual, every 2 hours, daily 18:00 (UTC), daily 18:00 Europe/Paris",
                            length="updates in the session (empty: never-ending)",
                            events_from="the update of the first event (empty: the ruleset's own)")
-    @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in playable_presets()])
+    @app_commands.choices(ruleset=[app_commands.Choice(name=n, value=n) for n in playable_rulesets()])
     @moderator_only
     async def create(self, interaction: discord.Interaction, ruleset: str = "neisg",
                      name: Optional[app_commands.Range[str, 1, 100]] = None,

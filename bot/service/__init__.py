@@ -14,6 +14,10 @@
 - :mod:`.suggestions`: the orders a player may send now, as they type them (autocomplete);
 - :mod:`.teams`: in a game of teams, the roster each team's private thread is kept to.
 
+Front ends (the cogs, the web viewer) import this package and nothing under it: what they need of
+the store or the engine is handed over here (:class:`~bot.store.Game`, the row a game is;
+:func:`~.games.playable_rulesets`; :func:`~.games.colour_choices`; ``Service.event_names``).
+
 Each use case is one transaction under the game's lock, scoped by game id, and raises a
 :class:`~.errors.ServiceError` (nothing changed) for bad input. Posts go to the outbox, delivered by
 :class:`~.publishing.OutboxRelay` through a :class:`~.publishing.Publisher`.
@@ -23,7 +27,9 @@ from .actors import Moderator
 from .base import Clock, utc_now
 from .deliveries import DeliveryCases, PostTrouble
 from .errors import Conflict, InvalidInput, NotAllowed, NotFound, OrderRefused, ServiceError, WrongTime
-from .games import GameCases, Joined
+from bot.store import Game
+
+from .games import GameCases, Joined, colour_choices, playable_rulesets
 from .moderation import ModerationCases
 from .notifications import NotificationCases, NotificationPreferences
 from .orders import ORDER_FILE_LIMIT, OrderCases, OrderDraft, Receipt, order_from_file, require_order_file_size
@@ -42,7 +48,8 @@ __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowe
            "Picture", "GameSettings", "Schedule", "Publisher", "PublishError", "UndeliverableError", "FilePublisher",
            "MemoryPublisher", "OutboxRelay", "WaitingForAccess", "PostTrouble", "NotificationPreferences",
            "AuditLine", "AuditPage", "Suggestion", "OrderDraft", "ORDER_FILE_LIMIT", "order_from_file",
-           "require_order_file_size", "TeamRoster", "TeamThreads", "RecordError", "replay_record"]
+           "require_order_file_size", "TeamRoster", "TeamThreads", "RecordError", "replay_record", "Game",
+           "playable_rulesets", "colour_choices"]
 
 
 class Service(GameCases, OrderCases, UpdateCases, ModerationCases, OversightCases, ViewCases, DeliveryCases,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from bot.engine import serialize
 from bot.engine.variants import VariantUnavailable, playable_presets, variant_for
 from bot.engine.ruleset import Ruleset, load_preset, preset_names
-from bot.render.palette import distinct_colours, resolve_colour
+from bot.render.palette import colour_names, distinct_colours, resolve_colour
 from bot.store import Game, PlayerRow
 
 from .actors import Moderator, require_moderator
@@ -17,7 +17,19 @@ from .errors import Conflict, InvalidInput, NotAllowed, NotFound, WrongTime, sho
 from .names import GAME_NAME, clean_name
 from .settings import GameSettings, Schedule, turn_schedule
 
-__all__ = ["GameCases", "GameSummary", "clean_name", "clean_colour"]
+__all__ = ["GameCases", "GameSummary", "clean_name", "clean_colour", "playable_rulesets", "colour_choices"]
+
+
+def playable_rulesets() -> list[str]:
+    """The shipped rulesets a game can be created with (``/game create`` offers them): the presets
+    whose family has a variant."""
+    return playable_presets()
+
+
+def colour_choices(taken=()) -> tuple[list[str], list[str]]:
+    """What /join offers outside a game: the colours not in ``taken``, the most distinct first
+    (:func:`bot.render.palette.distinct_colours`), and every colour name in the palette's order."""
+    return distinct_colours(taken), colour_names()
 
 def clean_colour(text: str) -> str:
     """A colour of INTERFACES.md (``Purple``, ``Crimson/Yellow``) in its listed spelling."""

@@ -25,6 +25,7 @@ from bot.store import Game
 from .actors import Moderator, require_moderator
 from .base import ServiceBase, is_row_number
 from .errors import InvalidInput, NotFound, WrongTime, shown
+from .names import clean_announcement
 
 __all__ = ["ModerationCases", "parse_square", "parse_amount"]
 
@@ -219,14 +220,19 @@ class ModerationCases(ServiceBase):
                 await q.set_order_status(order.id, "cancelled")
         return await self._edit(game_id, actor, "kick", change, also=also)
 
+    def event_names(self) -> list[str]:
+        """Every event a moderator may start or stop, by name, in alphabetical order (what
+        ``/mod event`` offers as it is typed)."""
+        return sorted(EVENTS)
+
     async def announce(self, game_id: int, *, actor: Moderator, text: str) -> int:
-        text = str(text).strip()
+        """Post ``text`` in the game's channel, audited; refused when it would not show
+        (:func:`~.names.clean_announcement`: a NUL, only zero-width characters)."""
         async with self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
                 actor_id = require_moderator(actor, game.guild_id, "announce in a game's channel")
-                if not text or len(text) > 1800:
-                    raise InvalidInput("an announcement is 1 to 1,800 characters")
+                text = clean_announcement(text)
                 await q.audit(game_id=game.id, actor=actor_id, action="announce", detail={"text": text}, at=self.now())
                 return await self._post(q, game, game.update_no, "announcement", text)
 

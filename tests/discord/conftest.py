@@ -53,6 +53,27 @@ class FakeClock:
 
 
 @pytest.fixture
+def forge(monkeypatch):
+    """A hostile client or a proxy: ``forge(action="pause")`` makes the slash commands run after it
+    carry these option values, put in after SimCord has checked the options against the command
+    (Discord's own clients never send a value outside an option's choices; discord.py does not check)."""
+    import simcord.interactions
+
+    forged: dict = {}
+    build = simcord.interactions.build_options
+
+    def built(*args, **kwargs):
+        options, resolved = build(*args, **kwargs)
+        for option in options:
+            if option["name"] in forged:
+                option["value"] = forged[option["name"]]
+        return options, resolved
+
+    monkeypatch.setattr(simcord.interactions, "build_options", built)
+    return forged.update
+
+
+@pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
 

@@ -285,6 +285,20 @@ async def test_announce_is_posted_once_by_the_service(world, mods):
     assert (mods.admin.id, "announce") in await audit_actions(world, game)
 
 
+async def test_announce_refuses_a_text_that_would_not_show(world, mods):
+    """Issue 36: only zero-width characters, or a NUL, are refused in words, as names are; nothing is
+    posted or audited."""
+    game = await world.game()
+    for text, words in (("\u200b\u200b\u2060", "an announcement must show something: this one holds only "
+                                                  "U+200B (zero width space), U+2060 (word joiner)"),
+                        ("Tea\x00break", "an announcement cannot contain U+0000 (null): a control character")):
+        result = await mods.admin.slash(world.channel, "mod announce", text=text)
+        assert result.ephemeral and words in result.response.content, result.response.content
+    await world.env.settle()
+    assert all("Tea" not in m.content and "\u2060" not in m.content for m in world.public(world.channel))
+    assert "announce" not in [action for _, action in await audit_actions(world, game)]
+
+
 async def test_outside_a_game_channel(world, mods):
     result = await mods.referee.slash(world.lobby, "mod lock")
     assert "no game runs in this channel" in result.response.content

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import InvalidInput
-from bot.service.names import GAME_NAME, PLAYER_NAME, clean_name
+from bot.service.names import GAME_NAME, PLAYER_NAME, clean_announcement, clean_name
 
 # (name, words of the refusal)
 UNSEEN_OR_LAYOUT = [
@@ -111,3 +111,24 @@ async def test_a_game_name_is_printed_as_cleaned(table):
     assert game.name == "Friday night chess"
     game = await table.service.configure(game.id, actor=table.MODERATOR, name="Ｓａｔｕｒｄａｙ")
     assert game.name == "Saturday"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("\u200b", "must show something: this one holds only U+200B (zero width space), which prints as nothing"),
+    (" \u200b\u200c\u200d\u2060\ufeff ", "U+200C (zero width non-joiner), U+200D (zero width joiner)"),
+    ("\u3164\u2800", "U+2800 (braille pattern blank), U+3164 (hangul filler), which print as nothing"),
+    ("Tea\x00break", "cannot contain U+0000 (null): a control character"),
+    ("\x1b[31mred", "U+001B (escape)"),
+    ("   ", "1 to 1,800 characters"),
+    ("x" * 1801, "1 to 1,800 characters"),
+])
+def test_an_announcement_that_would_not_show_is_refused_in_words(text, words):
+    """Issue 36: /mod announce's text is free (markup included), but the channel must see it."""
+    with pytest.raises(InvalidInput) as refused:
+        clean_announcement(text)
+    assert words in refused.value.message
+
+
+def test_an_announcement_keeps_its_markup_line_breaks_and_a_zero_width_space_among_words():
+    text = "**Tea break** at five:\n- bring cups\t<@123> \u200b"
+    assert clean_announcement(f"  {text}  ") == text
