@@ -183,7 +183,7 @@ class SkirmishBot(commands.Bot):
         if self.publisher is None:
             from bot.discord_publisher import DiscordPublisher
 
-            self.publisher = DiscordPublisher(self, self.service)
+            self.publisher = DiscordPublisher(self, self.service, viewer_url=self.config.web.public_url)
         self.relay = ClientRelay(self, self.service, self.publisher, poll_seconds=self._relay_poll_seconds)
         self._relay_task = asyncio.create_task(self._run_relay(), name="skirmish outbox relay")
         if self.config.web.enabled:

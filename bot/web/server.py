@@ -15,10 +15,11 @@ __all__ = ["start", "serve"]
 async def start(service, host: str, port: int, *, public_url: str | None = None) -> web.AppRunner:
     """The viewer listening on ``host``:``port`` (OSError when the port cannot be had); the caller
     calls ``await runner.cleanup()`` to stop it."""
-    runner = web.AppRunner(make_app(service, public_url=public_url), access_log=None, handle_signals=False)
+    runner = web.AppRunner(make_app(service, public_url=public_url), access_log=None, handle_signals=False,
+                            shutdown_timeout=1.0)
     await runner.setup()
     try:
-        await web.TCPSite(runner, host, port, shutdown_timeout=1.0).start()
+        await web.TCPSite(runner, host, port).start()
     except BaseException:
         await runner.cleanup()
         raise

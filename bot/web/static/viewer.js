@@ -144,17 +144,21 @@
     }
   }
 
+  // the update's description, or null (the reason said on the page)
+  async function describe(update) {
+    try {
+      return await getJson(api + "/updates/" + (update === null ? "latest" : update));
+    } catch (error) {
+      say(error.message);
+      return null;
+    }
+  }
+
   async function load(update, keepView) {
     const asked = ++loading;
     say("");
-    let fresh;
-    try {
-      fresh = await getJson(api + "/updates/" + (update === null ? "latest" : update));
-    } catch (error) {
-      say(error.message);
-      return;
-    }
-    if (asked !== loading) return;
+    const fresh = await describe(update);
+    if (!fresh || asked !== loading) return;
     let at = null, zoom = null;
     if (keepView && described) {
       at = squareAt(map.getCenter());
@@ -227,8 +231,7 @@
   async function start() {
     map = L.map("board", { crs: L.CRS.Simple, minZoom: 0, zoomSnap: 1, zoomDelta: 1, attributionControl: false,
                            maxBoundsViscosity: 0.8 });
-    const asked = params.has("update") ? Number(params.get("update")) : null;
-    await load(asked, false);
+    described = await describe(params.has("update") ? Number(params.get("update")) : null);
     if (!described) return;
     if (params.has("at")) {
       const [x, y] = params.get("at").split(",").map(Number);
@@ -239,6 +242,8 @@
     } else {
       map.fitBounds(worldBounds());
     }
+    fillSide();
+    showTiles();
     remember();
     map.on("moveend", remember);
     map.on("click", (event) => { const [x, y] = squareAt(event.latlng); showSquare(x, y); });
