@@ -4,7 +4,7 @@
     python -m bot render SCENARIO [--after] --health --out FILE
     python -m bot render --pieces RULESET --out FILE
     python -m bot demo [--ruleset NAME] [--players N] [--updates N] [--seed N] [--events-from N] [--out DIR]
-                       [--store-url URL]
+                       [--store-url URL] [--serve [PORT]]
     python -m bot run [--config PATH] [--shards A-B --shard-count N]
     python -m bot store copy FROM TO [--upgrade-source]
     python -m bot web [--config PATH] [--store-url URL] [--host H] [--port P]
@@ -22,7 +22,9 @@ outbox (:mod:`bot.demo`): the database is ``DIR/skirmish.sqlite3`` (or the one `
 names: ``sqlite:///PATH`` or ``postgresql://USER@HOST:PORT/DATABASE``, with the same posts), the
 posts go to ``DIR/posts/``; it prints a summary of counts and exits with status 1 when a count the
 session should produce is zero. Run again on the same ``DIR`` (and database), it continues an
-unfinished session.
+unfinished session. With ``--serve [PORT]`` it then serves the web viewer on the session's database
+(127.0.0.1, port 8080 by default), prints ``viewer: http://127.0.0.1:PORT/`` once it answers, and exits
+with status 0 on SIGINT or SIGTERM; a session already played in DIR is served without playing again.
 
 ``run`` runs the Discord bot (:mod:`bot.client`) with the settings of ``PATH`` (default
 ``./config.toml``; every key is in ``config.example.toml``) and the token in ``DISCORD_TOKEN``; a
@@ -289,9 +291,13 @@ def _demo(args: argparse.Namespace) -> int:
     options = DemoOptions(ruleset=args.ruleset, players=args.players, updates=args.updates, seed=args.seed,
                           out=Path(args.out), events_from=args.events_from, store_url=args.store_url)
     try:
-        return play(options)
+        status = play(options)
     except DemoError as exc:
         raise CommandError(str(exc)) from None
+    if args.serve is None or status == 130:         # 130: interrupted while playing
+        return status
+    _run_viewer(options.store, "127.0.0.1", args.serve)
+    return 0
 
 
 def _add_demo(commands) -> None:
@@ -319,6 +325,9 @@ def _add_demo(commands) -> None:
                       help="play on this database instead of DIR/skirmish.sqlite3: sqlite:///PATH (relative; "
                            "sqlite:////PATH absolute) or postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE; the "
                            "posts still go to DIR/posts/, the same as on SQLite")
+    demo.add_argument("--serve", type=_port, nargs="?", const=8080, default=None, metavar="PORT",
+                      help="then serve the web viewer of the session's database on 127.0.0.1:PORT (default 8080), "
+                           "printing 'viewer: URL', until Ctrl-C; a session already played is not played again")
     demo.set_defaults(run=_demo)
 
 
@@ -534,7 +543,7 @@ def _web(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_viewer(store_url: str, host: str, port: int, *, public_url: str | None = None) -> None:
+def _run_viewer(store_url, host: str, port: int, *, public_url: str | None = None) -> None:
     """Open the store, serve the viewer on host:port, print ``viewer: URL`` (flushed) once it
     answers, and stop cleanly on SIGINT or SIGTERM."""
     import asyncio
