@@ -78,7 +78,6 @@
     }
     tiles = fresh;
     map.setMaxZoom(f.max_zoom);
-    map.setMaxBounds(worldBounds().pad(0.5));
   }
 
   function fillSide() {
@@ -229,8 +228,7 @@
   }
 
   async function start() {
-    map = L.map("board", { crs: L.CRS.Simple, minZoom: 0, zoomSnap: 1, zoomDelta: 1, attributionControl: false,
-                           maxBoundsViscosity: 0.8 });
+    map = L.map("board", { crs: L.CRS.Simple, minZoom: 0, zoomSnap: 1, zoomDelta: 1, attributionControl: false });
     described = await describe(params.has("update") ? Number(params.get("update")) : null);
     if (!described) return;
     if (params.has("at")) {
