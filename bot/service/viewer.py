@@ -111,6 +111,12 @@ class ViewerCases(ServiceBase):
         update or revision."""
         if not is_row_number(game_id):
             raise NotFound(f"there is no game {str(game_id)[:20]}")
+        states, _ = self._viewer_caches()
+        if revision is not None:            # a revision never changes: kept, it needs no reading
+            kept = states.get((game_id, update_no, revision))
+            if kept is not None:
+                states.move_to_end((game_id, update_no, revision))
+                return kept
         async with self.store.snapshot_read() as q:
             game = await self._game(q, game_id)
             if game.snapshot_update is None:
@@ -129,7 +135,6 @@ class ViewerCases(ServiceBase):
             if snapshot is None:
                 raise NotFound(f"update {update_no} of game {game.id} has no revision {str(revision)[:20]}")
             key = (game.id, update_no, snapshot.revision)
-            states, _ = self._viewer_caches()
             kept = states.get(key)
             if kept is not None:
                 states.move_to_end(key)
@@ -143,7 +148,9 @@ class ViewerCases(ServiceBase):
 
         def load():
             state = serialize.loads(snapshot.state)
-            return state, frame_of(ruleset, state), additions_of(ruleset, state), TileIndex(state, palette)
+            index = TileIndex(state, palette)
+            index.cells            # made here, with the state, rather than by the first tile of dots
+            return state, frame_of(ruleset, state), additions_of(ruleset, state), index
 
         state, frame, additions, index = await asyncio.to_thread(load)
         viewed = ViewedUpdate(self._viewed(game, players), update_no, snapshot.revision, latest, ruleset, state,
@@ -155,24 +162,24 @@ class ViewerCases(ServiceBase):
 
     async def viewer_tile(self, game_id: int, update_no: int, revision: int, zoom: int, tx: int, ty: int) -> bytes:
         """One tile's PNG. InvalidInput for a zoom or tile outside the board's; NotFound for an
-        unknown game, update or revision."""
+        unknown game, update or revision. A tile drawn before is answered from the cache without
+        reading the store (its address names a revision, which never changes)."""
+        _, cache = self._viewer_caches()
+        png = cache.get((game_id, update_no, revision, zoom, tx, ty))
+        if png is not None:
+            cache.move_to_end((game_id, update_no, revision, zoom, tx, ty))
+            return png
         viewed = await self.viewed_update(game_id, update_no, revision)
         frame = viewed.frame
         zoom = _number(zoom, "zoom", 0, frame.max_zoom)
         tiles = frame.tiles(zoom) - 1
         tx, ty = _number(tx, "the tile's column", 0, tiles), _number(ty, "the tile's row", 0, tiles)
-        key = (game_id, viewed.update, viewed.revision, zoom, tx, ty)
-        _, cache = self._viewer_caches()
-        png = cache.get(key)
-        if png is None:
-            png = await asyncio.to_thread(tile_png, viewed.ruleset, viewed.state, frame=frame, zoom=zoom,
-                                          tile=(tx, ty), palette=viewed.palette, last_moves=viewed.last_moves,
-                                          additions=viewed.additions, index=viewed.index)
-            cache[key] = png
-            while len(cache) > _TILES_KEPT:
-                cache.popitem(last=False)
-        else:
-            cache.move_to_end(key)
+        png = await asyncio.to_thread(tile_png, viewed.ruleset, viewed.state, frame=frame, zoom=zoom,
+                                      tile=(tx, ty), palette=viewed.palette, last_moves=viewed.last_moves,
+                                      additions=viewed.additions, index=viewed.index)
+        cache[(game_id, viewed.update, viewed.revision, zoom, tx, ty)] = png
+        while len(cache) > _TILES_KEPT:
+            cache.popitem(last=False)
         return png
 
     async def viewer_description(self, game_id: int, update_no: int | None = None) -> dict:
