@@ -23,7 +23,10 @@
     return node;
   }
 
-  function say(text) { $("message").textContent = text || ""; }
+  function say(text, trouble = true) {
+    $("message").textContent = text || "";
+    $("message").classList.toggle("trouble", trouble);
+  }
 
   async function getJson(url) {
     const response = await fetch(url, { headers: { Accept: "application/json" } });
@@ -221,7 +224,7 @@
         centre(x, y, Math.max(map.getZoom(), described.frame.max_zoom - 1));
         showSquare(x, y);
       }
-      say(found.found ? "Showing " + found.found : "");
+      say(found.found ? "Showing " + found.found : "", false);
     } catch (error) {
       say(error.message);
     }
