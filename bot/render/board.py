@@ -361,7 +361,8 @@ def paint_squares(ruleset: Ruleset, state: GameState, region: Region, scale: int
     """Exactly the squares of ``region`` at ``scale`` pixels a square, with no title, labels,
     legend or margin: the board's own painting of those squares (the same pixels as the squares of
     :func:`paint_board`'s picture at that scale), for a caller that lays pictures side by side (the
-    web viewer's tiles). Arrows and marks reaching in from outside the region are cut at its edge."""
+    web viewer's tiles): the last moves' arrows crossing the region are drawn, cut at its edges, so
+    neighbouring regions join up."""
     if palette not in PALETTES:
         raise ValueError(f"unknown palette {palette!r}: choose one of {', '.join(PALETTES)}")
     if scale < 1:
@@ -373,10 +374,22 @@ def paint_squares(ruleset: Ruleset, state: GameState, region: Region, scale: int
         moves = [(m.origin, m.target, False) for m in state.moved_last_update]
     else:
         moves = [(tuple(a) if a is not None else None, tuple(b), bool(c)) for a, b, c in last_moves]
-    painter = _BoardPainter(ruleset, state, region, bounds, _PlayerColours(state, palette), moves,
+    # painted with a square more on every side, then cut: the lines on the region's edges (every
+    # fifth line, rank 0's, the bounds) are drawn as the larger board draws them
+    x0, y0, x1, y1 = region
+    around = (x0 - 1, y0 - 1, x1 + 1, y1 + 1)
+    painter = _BoardPainter(ruleset, state, around, bounds, _PlayerColours(state, palette), moves,
                             frozenset(tuple(s) for s in highlight), additions)
     pieces = painter._pieces_in_region()
-    return painter._paint_board(scale, pieces, painter._marks(pieces))
+    marks = painter._marks(pieces)
+    # a move passing over the region with both ends outside: its arrow crosses these squares on the
+    # larger board, so it is drawn here too (and pictures of neighbouring regions join up)
+    for origin, target, captured in moves:
+        if origin is not None and not (max(origin[0], target[0]) < x0 - 1 or min(origin[0], target[0]) > x1 + 1
+                                       or max(origin[1], target[1]) < y0 - 1 or min(origin[1], target[1]) > y1 + 1):
+            marks["capture" if captured else "move"].add((origin, target))
+    image = painter._paint_board(scale, pieces, marks)
+    return image.crop((scale, scale, image.width - scale, image.height - scale))
 
 
 def _encode(image: Image.Image) -> bytes:

@@ -79,3 +79,19 @@ def test_a_frame_holds_the_board_centred():
     (x0, y0), (x1, y1) = box
     assert frame.left <= x0 and x1 < frame.left + frame.side
     assert frame.top >= y1 and y0 > frame.top - frame.side
+
+
+def test_neighbouring_squares_join_up_even_under_a_long_arrow():
+    """Regions drawn apart and laid side by side are the region drawn whole: an arrow passing over a
+    region with both ends outside it is drawn there too."""
+    ruleset, state, _ = _after("neisg/dodge.toml")
+    moves = [((-12, -9), (14, 11), False), ((-12, 9), (13, -10), True)]     # ends outside every part
+    whole = paint_squares(ruleset, state, (-4, -4, 3, 3), 32, last_moves=moves)
+    joined = Image.new("RGB", whole.size)
+    for column, (x0, x1) in enumerate(((-4, -1), (0, 3))):
+        for row, (y0, y1) in enumerate(((0, 3), (-4, -1))):
+            part = paint_squares(ruleset, state, (x0, y0, x1, y1), 32, last_moves=moves)
+            joined.paste(part, (column * 128, row * 128))
+    assert ImageChops.difference(whole.convert("RGB"), joined).getbbox() is None
+    plain = paint_squares(ruleset, state, (-4, -4, 3, 3), 32, last_moves=[])
+    assert ImageChops.difference(whole.convert("RGB"), plain.convert("RGB")).getbbox() is not None   # arrows drawn
