@@ -81,14 +81,24 @@ def _number(value, what: str, low: int, high: int) -> int:
     return value
 
 
+@dataclass(slots=True)
+class _ViewerMemory:
+    """What one web process keeps: the updates last looked at (by game, update, revision), the
+    tiles last drawn (by game, update, revision, zoom, column, row) and the loads under way."""
+
+    states: OrderedDict = field(default_factory=OrderedDict)
+    tiles: OrderedDict = field(default_factory=OrderedDict)
+    loading: dict = field(default_factory=dict)
+
+
 class ViewerCases(ServiceBase):
     """The viewer's reads. Its caches live on the service (one per web process)."""
 
-    def _viewer_caches(self) -> tuple[OrderedDict, OrderedDict]:
-        caches = getattr(self, "_viewer_cache", None)
-        if caches is None:
-            caches = self._viewer_cache = (OrderedDict(), OrderedDict())
-        return caches
+    def _viewer_memory(self) -> "_ViewerMemory":
+        memory = getattr(self, "_viewer_kept", None)
+        if memory is None:      # made on first use: the bot's service without a viewer keeps nothing
+            memory = self._viewer_kept = _ViewerMemory()
+        return memory
 
     async def viewer_games(self) -> list[ViewedGame]:
         """Every game of the store with at least one resolved update or start, by id."""
@@ -111,7 +121,7 @@ class ViewerCases(ServiceBase):
         update or revision."""
         if not is_row_number(game_id):
             raise NotFound(f"there is no game {str(game_id)[:20]}")
-        states, _ = self._viewer_caches()
+        states = self._viewer_memory().states
         if revision is not None:            # a revision never changes: kept, it needs no reading
             kept = states.get((game_id, update_no, revision))
             if kept is not None:
@@ -127,21 +137,33 @@ class ViewerCases(ServiceBase):
             if isinstance(update_no, bool) or not isinstance(update_no, int) or not 0 <= update_no <= latest:
                 raise NotFound(f"game {game.id} has updates 0 to {latest}, not {str(update_no)[:20]}")
             if revision is None:
-                snapshot = await q.current_revision(game.id, update_no)
-            elif is_row_number(revision) or revision == 0:
-                snapshot = await q.snapshot(game.id, update_no, revision)
-            else:
-                snapshot = None
-            if snapshot is None:
+                # an update's current revision is its last one: revisions rolled back are older than
+                # any made since (asked without reading the state: a 500,000-piece one is 50 MB)
+                revision = await q.next_revision(game.id, update_no) - 1
+            elif not (is_row_number(revision) or revision == 0):
                 raise NotFound(f"update {update_no} of game {game.id} has no revision {str(revision)[:20]}")
-            key = (game.id, update_no, snapshot.revision)
+            key = (game.id, update_no, revision)
             kept = states.get(key)
             if kept is not None:
                 states.move_to_end(key)
                 kept.latest = latest
                 return kept
-            resolved = await q.resolved_revision(game.id, update_no) or snapshot
             players = len(await q.players(game.id))
+        loading = self._viewer_memory().loading
+        task = loading.get(key)
+        if task is None:        # one load per update however many ask at once
+            task = loading[key] = asyncio.ensure_future(self._load_viewed(game, update_no, revision, players))
+            task.add_done_callback(lambda _: loading.pop(key, None))
+        viewed = await asyncio.shield(task)
+        viewed.latest = latest
+        return viewed
+
+    async def _load_viewed(self, game, update_no: int, revision: int, players: int) -> ViewedUpdate:
+        async with self.store.snapshot_read() as q:
+            snapshot = await q.snapshot(game.id, update_no, revision)
+            if snapshot is None:
+                raise NotFound(f"update {update_no} of game {game.id} has no revision {revision}")
+            resolved = await q.resolved_revision(game.id, update_no) or snapshot
         report = None if resolved.report is None else Report.from_json(resolved.report)
         ruleset = self.ruleset(game)
         palette = self.settings(game).palette
@@ -153,9 +175,10 @@ class ViewerCases(ServiceBase):
             return state, frame_of(ruleset, state), additions_of(ruleset, state), index
 
         state, frame, additions, index = await asyncio.to_thread(load)
-        viewed = ViewedUpdate(self._viewed(game, players), update_no, snapshot.revision, latest, ruleset, state,
-                              report, palette, frame, _last_moves(state, report), additions, index)
-        states[key] = viewed
+        viewed = ViewedUpdate(self._viewed(game, players), update_no, revision, game.snapshot_update, ruleset,
+                              state, report, palette, frame, _last_moves(state, report), additions, index)
+        states = self._viewer_memory().states
+        states[(game.id, update_no, revision)] = viewed
         while len(states) > _STATES_KEPT:
             states.popitem(last=False)
         return viewed
@@ -164,7 +187,7 @@ class ViewerCases(ServiceBase):
         """One tile's PNG. InvalidInput for a zoom or tile outside the board's; NotFound for an
         unknown game, update or revision. A tile drawn before is answered from the cache without
         reading the store (its address names a revision, which never changes)."""
-        _, cache = self._viewer_caches()
+        cache = self._viewer_memory().tiles
         png = cache.get((game_id, update_no, revision, zoom, tx, ty))
         if png is not None:
             cache.move_to_end((game_id, update_no, revision, zoom, tx, ty))
