@@ -4,9 +4,10 @@
     python -m bot render SCENARIO [--after] --health --out FILE
     python -m bot render --pieces RULESET --out FILE
     python -m bot demo [--ruleset NAME] [--players N] [--updates N] [--seed N] [--events-from N] [--out DIR]
-                       [--store-url URL]
+                       [--store-url URL] [--serve [PORT]]
     python -m bot run [--config PATH] [--shards A-B --shard-count N]
     python -m bot store copy FROM TO [--upgrade-source]
+    python -m bot web [--config PATH] [--store-url URL] [--host H] [--port P]
 
 ``render`` draws a scenario's board (``--after``: the position after resolving the scenario's
 update, with its last moves; a board of areas, territory's, is drawn whole with its turn cycle,
@@ -21,7 +22,9 @@ outbox (:mod:`bot.demo`): the database is ``DIR/skirmish.sqlite3`` (or the one `
 names: ``sqlite:///PATH`` or ``postgresql://USER@HOST:PORT/DATABASE``, with the same posts), the
 posts go to ``DIR/posts/``; it prints a summary of counts and exits with status 1 when a count the
 session should produce is zero. Run again on the same ``DIR`` (and database), it continues an
-unfinished session.
+unfinished session. With ``--serve [PORT]`` it then serves the web viewer on the session's database
+(127.0.0.1, port 8080 by default), prints ``viewer: http://127.0.0.1:PORT/`` once it answers, and exits
+with status 0 on SIGINT or SIGTERM; a session already played in DIR is served without playing again.
 
 ``run`` runs the Discord bot (:mod:`bot.client`) with the settings of ``PATH`` (default
 ``./config.toml``; every key is in ``config.example.toml``) and the token in ``DISCORD_TOKEN``; a
@@ -33,6 +36,10 @@ impossible range exits with status 2 too.
 ``store copy`` copies every game from one store to another, e.g. from the SQLite file to PostgreSQL
 (:mod:`bot.store.copy`, docs/store.md): TO must hold no Skirmish data; a problem (a bad URL, a server
 that cannot be reached, a TO with data, a FROM newer than the code) exits with status 2, TO unchanged.
+
+``web`` serves the web viewer (:mod:`bot.web`, docs/web.md) of every game in the store (the
+configuration's, or ``--store-url``), read only, on ``--host``/``--port`` (default: ``[web]``'s,
+127.0.0.1:8080); it prints ``viewer: URL`` once it answers and exits with status 0 on SIGINT or SIGTERM.
 
 Each subcommand is one ``_add_<name>`` function that registers its parser and its handler; the
 bot (``run``) and the offline session (``demo``) slot in the same way.
@@ -284,9 +291,13 @@ def _demo(args: argparse.Namespace) -> int:
     options = DemoOptions(ruleset=args.ruleset, players=args.players, updates=args.updates, seed=args.seed,
                           out=Path(args.out), events_from=args.events_from, store_url=args.store_url)
     try:
-        return play(options)
+        status = play(options)
     except DemoError as exc:
         raise CommandError(str(exc)) from None
+    if args.serve is None or status == 130:         # 130: interrupted while playing
+        return status
+    _run_viewer(options.store, "127.0.0.1", args.serve)
+    return 0
 
 
 def _add_demo(commands) -> None:
@@ -314,6 +325,9 @@ def _add_demo(commands) -> None:
                       help="play on this database instead of DIR/skirmish.sqlite3: sqlite:///PATH (relative; "
                            "sqlite:////PATH absolute) or postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE; the "
                            "posts still go to DIR/posts/, the same as on SQLite")
+    demo.add_argument("--serve", type=_port, nargs="?", const=8080, default=None, metavar="PORT",
+                      help="then serve the web viewer of the session's database on 127.0.0.1:PORT (default 8080), "
+                           "printing 'viewer: URL', until Ctrl-C; a session already played is not played again")
     demo.set_defaults(run=_demo)
 
 
@@ -512,6 +526,89 @@ def _add_store(commands) -> None:
     copy.set_defaults(run=_store_copy)
 
 
+
+# ----------------------------------------------------------------------------- web
+def _web(args: argparse.Namespace) -> int:
+    """The viewer over the store, until Ctrl-C or SIGTERM (exit 0)."""
+    from bot.config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        raise CommandError(str(exc)) from None
+    store_url = args.store_url or config.store_url
+    host = args.host or config.web.host
+    port = args.port if args.port is not None else config.web.port
+    _run_viewer(store_url, host, port, public_url=config.web.public_url)
+    return 0
+
+
+def _run_viewer(store_url, host: str, port: int, *, public_url: str | None = None) -> None:
+    """Open the store, serve the viewer on host:port, print ``viewer: URL`` (flushed) once it
+    answers, and stop cleanly on SIGINT or SIGTERM."""
+    import asyncio
+    import signal
+
+    from bot.service import Service
+    from bot.store import Store, StoreError
+    from bot.web import start
+
+    async def main() -> None:
+        store = await Store.open(store_url)
+        try:
+            try:
+                runner = await start(Service(store), host, port, public_url=public_url)
+            except OSError as exc:
+                raise CommandError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+            try:
+                shown = f"[{host}]" if ":" in host else host
+                print(f"viewer: http://{shown}:{port}/", flush=True)
+                stop = asyncio.Event()
+                loop = asyncio.get_running_loop()
+                for number in (signal.SIGINT, signal.SIGTERM):
+                    try:
+                        loop.add_signal_handler(number, stop.set)
+                    except (NotImplementedError, RuntimeError):
+                        pass
+                await stop.wait()
+            finally:
+                await runner.cleanup()
+        finally:
+            await store.close()
+
+    try:
+        asyncio.run(main())
+    except StoreError as exc:
+        raise CommandError(f"store: {exc}") from None
+    except KeyboardInterrupt:
+        pass
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {value}")
+    return value
+
+
+def _add_web(commands) -> None:
+    web = commands.add_parser(
+        "web", help="serve the web viewer of every game in the store (read only)",
+        description="Serve the web viewer: every game of the store, update by update, in a browser (docs/web.md). "
+                    "It only reads the store, so several of these may serve one PostgreSQL store (docs/deploy.md). "
+                    "Prints 'viewer: URL' once it answers; Ctrl-C or SIGTERM stops it.")
+    web.add_argument("--config", metavar="PATH", help="the configuration file (default: ./config.toml): its [store] "
+                                                      "and [web] settings")
+    web.add_argument("--store-url", type=_store_url, default=None, metavar="URL",
+                     help="the store to read instead of the configuration's: sqlite:///PATH or postgresql://...")
+    web.add_argument("--host", metavar="H", help="the address to listen on (default: [web] host, 127.0.0.1)")
+    web.add_argument("--port", type=_port, metavar="P", help="the port to listen on (default: [web] port, 8080)")
+    web.set_defaults(run=_web)
+
+
 # ----------------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Skirmish: simultaneous-move chess by post.")
@@ -521,6 +618,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run(commands)
     _add_replay(commands)
     _add_store(commands)
+    _add_web(commands)
     return parser
 
 

@@ -118,6 +118,7 @@ class SkirmishBot(commands.Bot):
         self._service_started = False
         self.publisher = publisher
         self.relay: ClientRelay | None = None
+        self.viewer = None          # the web viewer's runner, with [web] enabled
         self._relay_task: asyncio.Task | None = None
         self._shutdown: asyncio.Future | None = None     # the one shutdown every close() waits for
         self._setting_up: asyncio.Event | None = None    # set when setup_hook has ended
@@ -183,13 +184,28 @@ class SkirmishBot(commands.Bot):
         if self.publisher is None:
             from bot.discord_publisher import DiscordPublisher
 
-            self.publisher = DiscordPublisher(self, self.service)
+            self.publisher = DiscordPublisher(self, self.service, viewer_url=self.config.web.public_url)
         self.relay = ClientRelay(self, self.service, self.publisher, poll_seconds=self._relay_poll_seconds)
         self._relay_task = asyncio.create_task(self._run_relay(), name="skirmish outbox relay")
+        if self.config.web.enabled:
+            await self._start_viewer()
         if self._sync_commands and self.owned_shards.direct_messages:
             await self._sync()
         elif self._sync_commands:       # commands are the application's, not a shard's: synced once
             log.info("running %s: the process with shard 0 syncs the slash commands", self.owned_shards.text())
+
+    async def _start_viewer(self) -> None:
+        """``[web] enabled``: the web viewer in this process, on the same service (docs/web.md). A
+        port that cannot be had is logged, and the bot runs on without it."""
+        from bot.web import start
+
+        web = self.config.web
+        try:
+            self.viewer = await start(self.service, web.host, web.port, public_url=web.public_url)
+        except OSError as exc:
+            log.error("the web viewer cannot listen on %s:%s (%s); the bot runs without it", web.host, web.port, exc)
+            return
+        log.info("the web viewer answers on http://%s:%s/", web.host, web.port)
 
     async def _sync(self) -> None:
         if self.config.test_guild is not None:
@@ -264,6 +280,9 @@ class SkirmishBot(commands.Bot):
                     await self.scheduler.shutdown()
                 except Exception:
                     log.exception("the scheduler did not shut down cleanly")
+            if self.viewer is not None:
+                viewer, self.viewer = self.viewer, None
+                await viewer.cleanup()
             if self._relay_task is not None:
                 task, self._relay_task = self._relay_task, None
                 task.cancel()

@@ -9,21 +9,37 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
-__all__ = ["Config", "ConfigError", "load_config", "token_from_environment", "DEFAULT_API_BASE"]
+__all__ = ["Config", "WebConfig", "ConfigError", "web_config", "load_config", "token_from_environment", "DEFAULT_API_BASE"]
 
 DEFAULT_API_BASE = "https://discord.com/api/v10"
 #: the database (INTERFACES.md, "[store]"): a SQLite file beside the bot, or postgresql://...
 DEFAULT_STORE_URL = "sqlite:///skirmish.sqlite3"
 #: how often the scheduler rereads its games from the database (docs/sharding.md, "The sweep")
 DEFAULT_SWEEP_SECONDS = 5.0
+#: where the web viewer listens by default (INTERFACES.md, "Command line": python -m bot web)
+DEFAULT_WEB_HOST = "127.0.0.1"
+DEFAULT_WEB_PORT = 8080
 
 
 class ConfigError(ValueError):
     """A missing or invalid setting; the message names it (``python -m bot run`` exits with 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    """``[web]``: the viewer (docs/web.md). ``enabled``: the bot serves it in its own process;
+    ``public_url``: the address players reach (board posts then carry a link to it); ``secret``:
+    signs players' private links (None: generated and kept in the store)."""
+
+    enabled: bool = False
+    host: str = DEFAULT_WEB_HOST
+    port: int = DEFAULT_WEB_PORT
+    public_url: str | None = None
+    secret: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +51,7 @@ class Config:
     moderator_role: str | int | None = None
     rulebook_url: str | None = None
     sweep_seconds: float = DEFAULT_SWEEP_SECONDS
+    web: WebConfig = field(default_factory=WebConfig)
     source: str = "(defaults)"
 
 
@@ -44,6 +61,7 @@ _KNOWN = {
     "moderation": {"role"},
     "docs": {"rulebook_url"},
     "scheduler": {"sweep_seconds"},
+    "web": {"enabled", "host", "port", "public_url", "secret"},
 }
 
 
@@ -130,7 +148,30 @@ def load_config(path: str | Path | None = None) -> Config:
         raise ConfigError(f"scheduler.sweep_seconds must be a number of seconds from 0.5 to 3600, not {sweep_seconds!r}")
     return Config(api_base=api_base, gateway_url=gateway_url, test_guild=test_guild, store_url=store_url,
                   moderator_role=role, rulebook_url=rulebook_url, sweep_seconds=float(sweep_seconds),
-                  source=str(path))
+                  web=web_config(data.get("web", {})), source=str(path))
+
+
+def web_config(web: dict) -> WebConfig:
+    """``[web]``, checked: a switch, a host name, a port, an http(s) URL, a secret of 16+ characters."""
+    enabled = web.get("enabled", False)
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"web.enabled must be true or false, not {enabled!r}")
+    host = web.get("host", DEFAULT_WEB_HOST)
+    if not isinstance(host, str) or not host.strip() or any(c.isspace() for c in host):
+        raise ConfigError(f"web.host must be a host name or address in quotes (such as \"127.0.0.1\"), not {host!r}")
+    port = web.get("port", DEFAULT_WEB_PORT)
+    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+        raise ConfigError(f"web.port must be a port number from 1 to 65535, not {port!r}")
+    public_url = web.get("public_url")
+    if public_url is not None:
+        public_url = _url(public_url, "web.public_url", ("http", "https"))
+        if len(public_url) > 200:       # it goes into link buttons (Discord: 512 characters a URL)
+            raise ConfigError(f"web.public_url must be at most 200 characters, not {len(public_url)}")
+    secret = web.get("secret")
+    if secret is not None and (not isinstance(secret, str) or len(secret) < 16):
+        raise ConfigError("web.secret must be a string of at least 16 characters (or left out: one is generated "
+                          "and kept in the store)")
+    return WebConfig(enabled=enabled, host=host, port=port, public_url=public_url, secret=secret)
 
 
 def token_from_environment() -> str:

@@ -16,6 +16,9 @@ writes as ``2026-11-22 18:00 UTC`` becomes a Discord timestamp (:func:`discord_t
 reader sees in their own time zone, with "in 2 hours" beside it. Both happen here, at delivery: the
 stored post is the same text whoever reads it, so the offline demo's files do not change.
 
+The web viewer (issue 40): with ``[web] public_url`` set, a board posted in a channel carries a link
+button, "Open the board", to that update on the viewer (:func:`board_link`).
+
 Failures map onto what the relay does next (bot/service/publishing.py):
 
 - :class:`~bot.service.PublishError` (retried with backoff, the later posts to the same place wait):
@@ -70,7 +73,7 @@ from bot.service import NotFound, PublishError, UndeliverableError, WaitingForAc
 from bot.service.teams import TEAM_THREADS
 from bot.store import Post
 
-__all__ = ["DiscordPublisher", "MESSAGE_LIMIT", "nonce_for", "message_parts", "discord_times", "ping_mentions"]
+__all__ = ["DiscordPublisher", "MESSAGE_LIMIT", "board_link", "nonce_for", "message_parts", "discord_times", "ping_mentions"]
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +112,14 @@ def ping_mentions(role_id: int | None) -> discord.AllowedMentions:
                                    replied_user=False)
 
 
+def board_link(viewer_url: str | None, post: Post) -> str | None:
+    """The web viewer's address of the update a board post shows (None: no viewer, or not a board
+    posted in a channel)."""
+    if viewer_url is None or post.kind != "board" or post.recipient is not None:
+        return None
+    return f"{viewer_url}/games/{post.game_id}?update={post.update_no}"
+
+
 def nonce_for(post: Post) -> str:
     """The message nonce of an outbox row: the same for every attempt at that row (at most 25
     characters, as Discord requires)."""
@@ -141,9 +152,11 @@ class DiscordPublisher:
     """Delivers outbox rows with ``client`` (a logged-in discord.py client); ``service`` finds each
     game's channel (``service.get_game(post.game_id).channel_id``)."""
 
-    def __init__(self, client: discord.Client, service) -> None:
+    def __init__(self, client: discord.Client, service, *, viewer_url: str | None = None) -> None:
         self.client = client
         self.service = service
+        #: the web viewer's public address (``[web] public_url``): board posts link to their update there
+        self.viewer_url = viewer_url.rstrip("/") if viewer_url else None
         #: (game id, user id) -> the private thread standing in for closed direct messages
         self._threads: dict[tuple[int, int], int] = {}
         #: threads opened whose first message (why the thread exists) is not posted yet
@@ -176,11 +189,18 @@ class DiscordPublisher:
     async def _send(self, destination: discord.abc.Messageable, post: Post) -> discord.Message:
         role = await self.service.ping_role(post)
         content, files = message_parts(post, f"<@&{role}> " if role is not None else "")
+        extra = {}
+        link = board_link(self.viewer_url, post)
+        if link is not None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(discord.ui.Button(label="Open the board", style=discord.ButtonStyle.link, url=link))
+            extra["view"] = view
         return await destination.send(
             content or None,
             files=[discord.File(io.BytesIO(data), filename=name) for name, data in files],
             nonce=nonce_for(post),
             allowed_mentions=ping_mentions(role),
+            **extra,
         )
 
     # ------------------------------------------------------------------ team threads

@@ -107,3 +107,23 @@ def test_a_token_in_the_file_points_to_discord_token(tmp_path, text, key):
     message = str(caught.value)
     assert f"{key}:" in message and "DISCORD_TOKEN" in message
     assert "unknown section" not in message and "secret" not in message
+
+
+def test_the_web_viewer_settings_are_read_and_checked(tmp_path):
+    from bot.config import WebConfig
+
+    assert Config().web == WebConfig(enabled=False, host="127.0.0.1", port=8080, public_url=None, secret=None)
+    config = load_config(write(tmp_path, """
+[web]
+enabled = true
+host = "0.0.0.0"
+port = 9090
+public_url = "https://skirmish.example.org/"
+secret = "0123456789abcdef0123"
+"""))
+    assert config.web == WebConfig(True, "0.0.0.0", 9090, "https://skirmish.example.org", "0123456789abcdef0123")
+    for text, words in (("enabled = 1", "web.enabled"), ("port = 70000", "web.port"), ('port = "80"', "web.port"),
+                        ('public_url = "ftp://x"', "web.public_url"), ('secret = "short"', "web.secret"),
+                        ('host = ""', "web.host"), ("hots = 1", "unknown key web.hots")):
+        with pytest.raises(ConfigError, match=words.replace(".", r"\.")):
+            load_config(write(tmp_path, f"[web]\n{text}\n"))

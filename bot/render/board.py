@@ -54,7 +54,7 @@ from .glyphs import draw_text, text_box, text_mask
 from .png import fast_png
 from .sprites import bold_font, draw_piece, font, legend_entries
 
-__all__ = ["render_board", "paint_board", "plan_board", "Overview", "Painted", "Rendered", "BoardLayout", "Label", "Inset", "Focus", "focus_region", "additions_of",
+__all__ = ["render_board", "paint_board", "paint_squares", "plan_board", "Overview", "Painted", "Rendered", "BoardLayout", "Label", "Inset", "Focus", "focus_region", "additions_of",
            "default_viewports", "is_viewport_name", "MAX_SIDE", "MAX_BYTES", "MIN_SCALE", "MAX_SCALE", "VIEWPORT_SIDE",
            "INSET_FROM", "MAX_INSETS", "viewport_name"]
 
@@ -353,6 +353,43 @@ def plan_board(ruleset: Ruleset, state: GameState, *, region: Region | None = No
     if image is None:
         return Overview.read(ruleset, state, chosen, colours, additions, caption, within)
     return Painted(image, layout)
+
+
+def paint_squares(ruleset: Ruleset, state: GameState, region: Region, scale: int, *, palette: str = "default",
+                  last_moves: Iterable[tuple[Square | None, Square, bool]] | None = None,
+                  highlight: Iterable[Square] = (), additions: BoardAdditions | None = None) -> Image.Image:
+    """Exactly the squares of ``region`` at ``scale`` pixels a square, with no title, labels,
+    legend or margin: the board's own painting of those squares (the same pixels as the squares of
+    :func:`paint_board`'s picture at that scale), for a caller that lays pictures side by side (the
+    web viewer's tiles): the last moves' arrows crossing the region are drawn, cut at its edges, so
+    neighbouring regions join up."""
+    if palette not in PALETTES:
+        raise ValueError(f"unknown palette {palette!r}: choose one of {', '.join(PALETTES)}")
+    if scale < 1:
+        raise ValueError(f"the scale is a whole number of pixels a square from 1, not {scale!r}")
+    bounds = state.board.bounds or ruleset.bounds_for(len(state.players))
+    if additions is None:
+        additions = additions_of(ruleset, state)
+    if last_moves is None:
+        moves = [(m.origin, m.target, False) for m in state.moved_last_update]
+    else:
+        moves = [(tuple(a) if a is not None else None, tuple(b), bool(c)) for a, b, c in last_moves]
+    # painted with a square more on every side, then cut: the lines on the region's edges (every
+    # fifth line, rank 0's, the bounds) are drawn as the larger board draws them
+    x0, y0, x1, y1 = region
+    around = (x0 - 1, y0 - 1, x1 + 1, y1 + 1)
+    painter = _BoardPainter(ruleset, state, around, bounds, _PlayerColours(state, palette), moves,
+                            frozenset(tuple(s) for s in highlight), additions)
+    pieces = painter._pieces_in_region()
+    marks = painter._marks(pieces)
+    # a move passing over the region with both ends outside: its arrow crosses these squares on the
+    # larger board, so it is drawn here too (and pictures of neighbouring regions join up)
+    for origin, target, captured in moves:
+        if origin is not None and not (max(origin[0], target[0]) < x0 - 1 or min(origin[0], target[0]) > x1 + 1
+                                       or max(origin[1], target[1]) < y0 - 1 or min(origin[1], target[1]) > y1 + 1):
+            marks["capture" if captured else "move"].add((origin, target))
+    image = painter._paint_board(scale, pieces, marks)
+    return image.crop((scale, scale, image.width - scale, image.height - scale))
 
 
 def _encode(image: Image.Image) -> bytes:

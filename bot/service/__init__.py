@@ -12,7 +12,8 @@
 - :mod:`.deliveries`: for moderators, the game's posts that failed and why, and delivering them again;
 - :mod:`.notifications`: the game's notification role and the players' direct-message reminders;
 - :mod:`.suggestions`: the orders a player may send now, as they type them (autocomplete);
-- :mod:`.teams`: in a game of teams, the roster each team's private thread is kept to.
+- :mod:`.teams`: in a game of teams, the roster each team's private thread is kept to;
+- :mod:`.viewer`: the web viewer's reads: resolved updates, their tiles, squares and search.
 
 Front ends (the cogs, the web viewer) import this package and nothing under it: what they need of
 the store or the engine is handed over here (:class:`~bot.store.Game`, the row a game is;
@@ -42,6 +43,7 @@ from .suggestions import Suggestion, SuggestionCases
 from .teams import TeamCases, TeamRoster, TeamThreads
 from .updates import HistoryEntry, Resolution, UpdateCases
 from .views import OrderStatus, Picture, PlayerView, ViewCases
+from .viewer import ViewedGame, ViewedUpdate, ViewerCases
 
 __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowed", "WrongTime", "InvalidInput",
            "Conflict", "OrderRefused", "Moderator", "Joined", "Receipt", "Resolution", "HistoryEntry", "PlayerView", "OrderStatus",
@@ -49,9 +51,9 @@ __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowe
            "MemoryPublisher", "OutboxRelay", "WaitingForAccess", "PostTrouble", "NotificationPreferences",
            "AuditLine", "AuditPage", "Suggestion", "OrderDraft", "ORDER_FILE_LIMIT", "order_from_file",
            "require_order_file_size", "TeamRoster", "TeamThreads", "RecordError", "replay_record", "Game",
-           "playable_rulesets", "colour_choices"]
+           "playable_rulesets", "colour_choices", "ViewedGame", "ViewedUpdate"]
 
 
 class Service(GameCases, OrderCases, UpdateCases, ModerationCases, OversightCases, ViewCases, DeliveryCases,
-              NotificationCases, SuggestionCases, TeamCases, RecordCases):
+              NotificationCases, SuggestionCases, TeamCases, RecordCases, ViewerCases):
     """Every use case of Skirmish, over one :class:`~bot.store.Store`."""
