@@ -12,7 +12,8 @@
 - :mod:`.deliveries`: for moderators, the game's posts that failed and why, and delivering them again;
 - :mod:`.notifications`: the game's notification role and the players' direct-message reminders;
 - :mod:`.suggestions`: the orders a player may send now, as they type them (autocomplete);
-- :mod:`.teams`: in a game of teams, the roster each team's private thread is kept to.
+- :mod:`.teams`: in a game of teams, the roster each team's private thread is kept to;
+- :mod:`.careers`: ratings per server and family, leaderboards, profiles, careers in endless games.
 
 Each use case is one transaction under the game's lock, scoped by game id, and raises a
 :class:`~.errors.ServiceError` (nothing changed) for bad input. Posts go to the outbox, delivered by
@@ -21,6 +22,7 @@ Each use case is one transaction under the game's lock, scoped by game id, and r
 
 from .actors import Moderator
 from .base import Clock, utc_now
+from .careers import Career, CareerCases, Leaderboard, Profile, Rating
 from .deliveries import DeliveryCases, PostTrouble
 from .errors import Conflict, InvalidInput, NotAllowed, NotFound, OrderRefused, ServiceError, WrongTime
 from .games import GameCases, Joined
@@ -42,9 +44,10 @@ __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowe
            "Picture", "GameSettings", "Schedule", "Publisher", "PublishError", "UndeliverableError", "FilePublisher",
            "MemoryPublisher", "OutboxRelay", "WaitingForAccess", "PostTrouble", "NotificationPreferences",
            "AuditLine", "AuditPage", "Suggestion", "OrderDraft", "ORDER_FILE_LIMIT", "order_from_file",
-           "require_order_file_size", "TeamRoster", "TeamThreads", "RecordError", "replay_record"]
+           "require_order_file_size", "TeamRoster", "TeamThreads", "RecordError", "replay_record", "Rating",
+           "Leaderboard", "Profile", "Career"]
 
 
 class Service(GameCases, OrderCases, UpdateCases, ModerationCases, OversightCases, ViewCases, DeliveryCases,
-              NotificationCases, SuggestionCases, TeamCases, RecordCases):
+              NotificationCases, SuggestionCases, TeamCases, RecordCases, CareerCases):
     """Every use case of Skirmish, over one :class:`~bot.store.Store`."""

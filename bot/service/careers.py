@@ -1,0 +1,437 @@
+"""Careers (issue 42): ratings per server and game family, profiles, leaderboards, and the career
+lines of endless games. docs/ratings.md says what is computed and why.
+
+Everything here is a pure function of the stored games:
+
+- **results**: a game that ended at its verdict (the variant's :meth:`~bot.engine.variants.Variant.places`
+  of its final snapshot) is rated; each seat's members with their share of the seat's resolved orders
+  (:func:`result_of`). Results are kept in ``game_results`` as a cache keyed by the final snapshot:
+  a row whose snapshot is no longer the game's current one (a moderator rolled the game back and it
+  ended again), or a game ended before the cache existed, is worked out again before it is read
+  (:meth:`CareerCases._results`). A row whose game is no longer ended is not read.
+- **ratings**: openskill's Plackett-Luce model over the rated results of one server and family, in
+  a defined order (the time the game ended, then its id): :func:`rate`. Computed on demand (a server's
+  thousand games take a few tenths of a second, benchmarks/ratings.py), so a rebuild is the same
+  computation and gives the same numbers.
+- **careers** of endless games (the variant's verdict never names winners): from the stored updates
+  of the member's games, their reports and standings (:func:`career_of`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from fractions import Fraction
+from typing import Iterable
+
+from openskill.models import PlackettLuce
+
+from bot.engine import serialize
+from bot.engine.report import Report
+from bot.engine.state import GameState
+from bot.engine.variants import Variant
+from bot.store import Game, GameResult, PlayerRow, Snapshot
+
+from .base import ServiceBase, frozen, is_row_number
+from .errors import InvalidInput, NotFound
+
+__all__ = ["CareerCases", "Rating", "Standing", "Leaderboard", "Profile", "Career", "RecentGame", "result_of", "rate",
+           "career_of", "rating_model", "PROVISIONAL_GAMES", "LEADERBOARD_SIZE"]
+
+#: a member counts on a leaderboard after this many rated games of its family; until then they are
+#: listed as provisional (docs/ratings.md: the model's uncertainty, sigma, starts at 8.33 and is
+#: about halved after five games of four players; before that the ordinal mu - 3 sigma says little)
+PROVISIONAL_GAMES = 5
+#: how many members a leaderboard shows
+LEADERBOARD_SIZE = 20
+#: how many of a member's games a profile lists
+RECENT_GAMES = 5
+
+
+def rating_model() -> PlackettLuce:
+    """The model every rating is computed with: openskill's Plackett-Luce with its published
+    defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300), and the members' weights taken as given
+    (``weight_bounds=None``: a member who played the whole seat has weight 1, the model's plain
+    update; docs/ratings.md)."""
+    model = PlackettLuce()
+    # openskill documents weight_bounds=None as "no normalisation"; its compiled constructor refuses
+    # None (it wants a tuple), the attribute takes it, and rate() reads the attribute
+    model.weight_bounds = None
+    return model
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A member's rating in one family of one server: openskill's ``mu`` and ``sigma``, the rated
+    games they played and won (first place, shared or not)."""
+
+    user_id: int
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+    @property
+    def ordinal(self) -> float:
+        """What leaderboards sort by: ``mu - 3 sigma``, a skill the member very probably has."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+    def text(self) -> str:
+        return f"{self.ordinal:.1f} ({self.mu:.1f} ± {self.sigma:.1f})"
+
+
+def result_of(game: Game, variant: Variant, state: GameState, snapshot: Snapshot, players: Iterable[PlayerRow],
+              orders_sent: dict[int, int]) -> GameResult:
+    """The result of an ended game from its final snapshot (``state``, ``snapshot``), its players'
+    rows (every member who held a seat) and the resolved orders each member sent. Rated when the
+    variant's verdict is over. A seat's members are every row that held its name, a member who left
+    before anything of theirs was on the board (departure ``left``) excepted; each is weighted by
+    their share of the seat's resolved orders, relative to the member who sent most (1); a member
+    with none has no weight and is left out while another member has some."""
+    places = variant.places(state)
+    members: dict[str, list[PlayerRow]] = defaultdict(list)
+    for row in players:
+        if row.departure != "left" and row.name in places:
+            members[row.name].append(row)
+    rows = []
+    for seat in sorted(members):
+        sent = {row.user_id: orders_sent.get(row.user_id, 0) for row in members[seat]}
+        most = max(sent.values())
+        for row in sorted(members[seat], key=lambda r: r.user_id):
+            if most == 0:
+                rows.append((seat, row.user_id, places[seat], 1.0 / len(members[seat])))
+            elif sent[row.user_id]:
+                rows.append((seat, row.user_id, places[seat], sent[row.user_id] / most))
+    return GameResult(game_id=game.id, snapshot_update=snapshot.update_no, snapshot_revision=snapshot.revision,
+                      guild_id=game.guild_id, family=variant.family, rated=bool(places), ended_at=snapshot.created_at,
+                      places=tuple(rows))
+
+
+def rate(results: Iterable[GameResult], model: PlackettLuce | None = None) -> dict[str, dict[int, Rating]]:
+    """``family -> user id -> Rating`` after the rated ``results``, taken by the time each game
+    ended, then its id (whatever order they come in). Each seat is a team of its members (one, unless
+    a moderator handed the seat to a substitute), ranked by its place (equal places tie), each
+    member weighted as :func:`result_of` says."""
+    model = model or rating_model()
+    skills: dict[str, dict[int, object]] = defaultdict(dict)
+    played: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    won: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for result in sorted(results, key=lambda r: (r.ended_at, r.game_id)):
+        seats: dict[str, list[tuple[int, int, float]]] = defaultdict(list)
+        for seat, user_id, place, weight in result.places:
+            seats[seat].append((user_id, place, weight))
+        if not result.rated or len(seats) < 2:
+            continue
+        family = skills[result.family]
+        order = sorted(seats)
+        teams = [[family.setdefault(user, model.rating()) for user, _, _ in seats[seat]] for seat in order]
+        ranks = [float(seats[seat][0][1]) for seat in order]
+        weights = [[weight for _, _, weight in seats[seat]] for seat in order]
+        rated = model.rate(teams, ranks=ranks, weights=weights)
+        for seat, team in zip(order, rated):
+            for (user, place, _), skill in zip(seats[seat], team):
+                family[user] = skill
+                played[result.family][user] += 1
+                won[result.family][user] += place == 1
+    return {name: {user: Rating(user, skill.mu, skill.sigma, played[name][user], won[name][user])
+                   for user, skill in family.items()} for name, family in skills.items()}
+
+
+# ----------------------------------------------------------------------------- careers of endless games
+@dataclass(slots=True)
+class Career:
+    """A member's career in the endless games (no verdict) of one family on a server, from the
+    stored updates of their games."""
+
+    family: str
+    games: int = 0
+    updates_played: int = 0
+    best_rank: int | None = None
+    kings_captured: int = 0
+    value_captured: Fraction = Fraction(0)
+    longest_king_life: int = 0
+    events_survived: int = 0
+    armies_taken: int = 0
+
+    def add(self, other: "Career") -> None:
+        self.games += other.games
+        self.updates_played += other.updates_played
+        if other.best_rank is not None:
+            self.best_rank = other.best_rank if self.best_rank is None else min(self.best_rank, other.best_rank)
+        self.kings_captured += other.kings_captured
+        self.value_captured += other.value_captured
+        self.longest_king_life = max(self.longest_king_life, other.longest_king_life)
+        self.events_survived += other.events_survived
+        self.armies_taken += other.armies_taken
+
+    def text(self) -> str:
+        value = self.value_captured
+        worth = str(value.numerator) if value.denominator == 1 else f"{float(value):.1f}"
+        parts = [f"{self.games} game{'s' if self.games != 1 else ''}", f"{self.updates_played} updates played",
+                 f"best rank {self.best_rank if self.best_rank is not None else '-'}",
+                 f"{self.kings_captured} kings captured", f"pieces captured worth {worth}",
+                 f"longest king life {self.longest_king_life} updates", f"{self.events_survived} events survived"]
+        if self.armies_taken:
+            parts.append(f"{self.armies_taken} armies taken")
+        return f"**{self.family}**: " + ", ".join(parts)
+
+
+def _holder(seat_rows: list[PlayerRow], user_id: int, moment: datetime) -> bool:
+    """Whether ``user_id`` held the seat at ``moment``: each member holds it from the time they took
+    it (their row's ``joined_at``) until the next member took it."""
+    ordered = sorted(seat_rows, key=lambda row: (row.joined_at, row.user_id))
+    holder = ordered[0].user_id
+    for row in ordered[1:]:
+        if row.joined_at <= moment:
+            holder = row.user_id
+    return holder == user_id
+
+
+def career_of(variant: Variant, updates: Iterable[tuple[Snapshot, GameState]], seat_rows: list[PlayerRow],
+              user_id: int) -> Career:
+    """The career of ``user_id`` in one game, from its resolved updates in order (each the snapshot
+    the engine stored and its state): the updates whose order of theirs was resolved, their best
+    rank in the standings after an update, the kings their captures took, the value of the pieces they
+    captured (the standings' count, which only grows: summed over its rises), the most updates in a
+    row they kept a king, the events that ended while they were in the game, the armies handed to them
+    (megachess, D61). A seat held by several members in turn counts for each member while they held it."""
+    career = Career(variant.family, games=1)
+    seat = seat_rows[0].name
+    royal_letter = variant.features.royal
+    royal = variant.ruleset.pieces[royal_letter].name.lower() if royal_letter in variant.ruleset.pieces else None
+    captured_before = Fraction(0)
+    life = 0
+    for snapshot, state in updates:
+        standing = next((s for s in variant.standings(state) if s.name == seat), None)
+        captured_now = standing.captured if standing is not None else captured_before
+        risen = captured_now - captured_before if captured_now >= captured_before else captured_now
+        captured_before = captured_now
+        if not _holder(seat_rows, user_id, snapshot.created_at):
+            continue
+        report = Report.from_json(snapshot.report) if snapshot.report else Report(snapshot.update_no)
+        if seat in snapshot.orders:
+            career.updates_played += 1
+        career.value_captured += risen
+        king_lost = False
+        for entry in report.entries:
+            if entry.type == "capture" and entry.data.get("kind") == royal:
+                if seat in entry.data.get("by", ()):
+                    career.kings_captured += 1
+                if entry.data.get("owner") == seat:
+                    king_lost = True
+            elif entry.type == "king_lost" and entry.players and entry.players[0] == seat:
+                king_lost = True
+            elif entry.type == "army" and entry.players and entry.players[0] == seat:
+                career.armies_taken += 1
+            elif entry.type == "event_end" and standing is not None:
+                career.events_survived += 1
+        if standing is not None:
+            career.best_rank = standing.rank if career.best_rank is None else min(career.best_rank, standing.rank)
+        life = life + 1 if standing is not None and standing.has_king and not king_lost else 0
+        career.longest_king_life = max(career.longest_king_life, life)
+    return career
+
+
+# ----------------------------------------------------------------------------- what the front ends show
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A line of a leaderboard: the member's place among those who count (None: provisional)."""
+
+    place: int | None
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """A server's leaderboard of one family: the top members who count (``LEADERBOARD_SIZE``), the
+    provisional members (fewer than ``PROVISIONAL_GAMES`` rated games), and the viewer's own line."""
+
+    guild_id: int
+    family: str
+    top: tuple[Standing, ...]
+    provisional: tuple[Standing, ...]
+    counted: int
+    own: Standing | None = None
+    hidden_self: bool = False
+    families: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RecentGame:
+    game: Game
+    title: str
+    place: int | None           # their place when the game was rated
+    link: str                   # the game's channel (its posts are its record)
+    viewer: str | None          # the web viewer's page, when [web] public_url is set
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    guild_id: int
+    user_id: int
+    hidden: bool
+    ratings: tuple[tuple[str, Rating], ...]
+    careers: tuple[Career, ...]
+    recent: tuple[RecentGame, ...] = field(default_factory=tuple)
+
+
+def _leaderboard(guild_id: int, family: str, ratings: dict[int, Rating], hidden: set[int],
+                 viewer: int | None, families: tuple[str, ...]) -> Leaderboard:
+    ordered = sorted(ratings.values(), key=lambda r: (-r.ordinal, -r.mu, r.user_id))
+    counted = [r for r in ordered if not r.provisional]
+    places = {r.user_id: place for place, r in enumerate(counted, start=1)}
+    shown = [r for r in counted if r.user_id not in hidden]
+    top = tuple(Standing(places[r.user_id], r) for r in shown[:LEADERBOARD_SIZE])
+    provisional = tuple(Standing(None, r) for r in ordered if r.provisional and r.user_id not in hidden)
+    own = None
+    if viewer is not None and viewer in ratings:
+        own = Standing(places.get(viewer), ratings[viewer])
+    return Leaderboard(guild_id, family, top, provisional, len(counted), own, viewer in hidden, families)
+
+
+class CareerCases(ServiceBase):
+    """Ratings, leaderboards, profiles and careers: reads of the stored games (the result cache is
+    brought up to date first, in a transaction of its own when anything is missing)."""
+
+    async def _results(self, guild_id: int | None) -> list[GameResult]:
+        """The results of the ended games of a server (or of every server), each as its current
+        final snapshot says, by the time it ended then its id."""
+        async with self.store.snapshot_read() as q:
+            ended = await q.games(guild_id=guild_id, statuses=("ended",))
+            kept = {result.game_id: result for result in await q.game_results(guild_id)}
+        stale = [game for game in ended if game.snapshot_update is not None
+                 and (kept.get(game.id) is None
+                      or (kept[game.id].snapshot_update, kept[game.id].snapshot_revision)
+                      != (game.snapshot_update, game.snapshot_revision))]
+        if stale:
+            async with self.store.transaction() as q:
+                for game in stale:
+                    result = await self._work_out_result(q, game)
+                    if result is not None:
+                        await q.keep_game_result(result)
+                        kept[game.id] = result
+        ended_ids = {game.id for game in ended}
+        return sorted((r for r in kept.values() if r.game_id in ended_ids), key=lambda r: (r.ended_at, r.game_id))
+
+    async def _work_out_result(self, q, game: Game) -> GameResult | None:
+        current = await q.game(game.id)           # as it is now, under the write lock
+        if current is None or current.status != "ended" or current.snapshot_update is None:
+            return None
+        snapshot = await q.snapshot(current.id, current.snapshot_update, current.snapshot_revision)
+        try:
+            variant = self.variant(current)
+        except NotFound:                # a ruleset withdrawn since: the game cannot be read, and is not rated
+            return GameResult(current.id, current.snapshot_update, current.snapshot_revision, current.guild_id,
+                              current.ruleset, False, snapshot.created_at, ())
+        state = await asyncio.to_thread(frozen, serialize.loads, snapshot.state)
+        return result_of(current, variant, state, snapshot, await q.players(current.id, include_kicked=True),
+                         await q.resolved_order_counts(current.id))
+
+    async def ratings(self, guild_id: int | None = None) -> dict[int, dict[str, dict[int, Rating]]]:
+        """``server -> family -> user id -> Rating``, worked out from the stored games."""
+        results = await self._results(guild_id)
+        by_guild: dict[int, list[GameResult]] = defaultdict(list)
+        for result in results:
+            if result.rated:
+                by_guild[result.guild_id].append(result)
+        return {guild: await asyncio.to_thread(rate, found) for guild, found in sorted(by_guild.items())}
+
+    async def leaderboard(self, guild_id: int, *, family: str | None = None, viewer: int | None = None) -> Leaderboard:
+        """The server's leaderboard of ``family`` (by default the family of most rated games)."""
+        ratings = (await self.ratings(guild_id)).get(guild_id, {})
+        families = tuple(sorted(ratings, key=lambda f: (-sum(r.games for r in ratings[f].values()), f)))
+        if not families:
+            raise NotFound("no game of this server has ended with a verdict yet, so nobody is rated",
+                           hint="arena and territory games are rated when they end with a winner or a draw")
+        if family is None:
+            family = families[0]
+        elif family not in ratings:
+            raise InvalidInput(f"no {str(family)[:40]!r} game of this server has been rated; "
+                               f"the rated families are {', '.join(families)}")
+        async with self.store.snapshot_read() as q:
+            hidden = await q.hidden_members(guild_id)
+        return _leaderboard(guild_id, family, ratings[family], hidden, viewer, families)
+
+    async def leaderboards(self, *, family: str | None = None) -> list[Leaderboard]:
+        """Every server's leaderboards (of ``family`` only, if given), by server then family: what
+        ``python -m bot ratings`` prints."""
+        boards = []
+        everything = await self.ratings()
+        async with self.store.snapshot_read() as q:
+            for guild, families in everything.items():
+                hidden = await q.hidden_members(guild)
+                names = tuple(sorted(families))
+                for name in names:
+                    if family is None or name == family:
+                        boards.append(_leaderboard(guild, name, families[name], hidden, None, names))
+        return boards
+
+    async def set_profile_hidden(self, guild_id: int, user_id: int, hidden: bool) -> None:
+        """``hidden``: keep the member off the server's leaderboards (they are still rated)."""
+        if not is_row_number(guild_id) or not is_row_number(user_id):
+            raise InvalidInput("a profile belongs to a member of a server")
+        async with self.store.transaction() as q:
+            await q.set_hidden(guild_id, user_id, bool(hidden))
+
+    async def profile(self, guild_id: int, user_id: int, *, public_url: str | None = None) -> Profile:
+        """A member's profile on a server: their rating in each family, their careers in the endless
+        games, their recent games with where to read them."""
+        if not is_row_number(user_id):
+            raise NotFound(f"{str(user_id)[:20]!r} is not a member")
+        results = await self._results(guild_id)
+        ratings = await asyncio.to_thread(rate, results)
+        own = tuple((family, found[user_id]) for family, found in sorted(ratings.items()) if user_id in found)
+        places = {r.game_id: place for r in results if r.rated
+                  for _, user, place, _ in r.places if user == user_id}
+        async with self.store.snapshot_read() as q:
+            hidden = user_id in await q.hidden_members(guild_id)
+            games = await q.games_played_by(user_id, guild_id, limit=1000)
+            careers: dict[str, Career] = {}
+            for game in games:
+                career = await self._career_in(q, game, user_id)
+                if career is not None:
+                    careers.setdefault(career.family, Career(career.family, games=0)).add(career)
+        recent = []
+        base = public_url.rstrip("/") if public_url else None
+        for game in games[:RECENT_GAMES]:
+            try:
+                title = self.variant(game).title
+            except NotFound:
+                title = game.ruleset
+            recent.append(RecentGame(game, title, places.get(game.id),
+                                     f"https://discord.com/channels/{game.guild_id}/{game.channel_id}",
+                                     f"{base}/games/{game.id}" if base else None))
+        return Profile(guild_id, user_id, hidden, own, tuple(careers[f] for f in sorted(careers)), tuple(recent))
+
+    async def _career_in(self, q, game: Game, user_id: int) -> Career | None:
+        """The member's career in ``game`` if it is an endless game (its verdict never names
+        winners) that has started; None otherwise."""
+        if game.snapshot_update is None:
+            return None
+        try:
+            variant = self.variant(game)
+        except NotFound:
+            return None
+        if variant.features.winners:
+            return None
+        rows = await q.players(game.id, include_kicked=True)
+        mine = next((row for row in rows if row.user_id == user_id), None)
+        if mine is None or mine.departure == "left":
+            return None
+        seat_rows = [row for row in rows if row.name == mine.name]
+        resolved: dict[int, Snapshot] = {}
+        for snapshot in await q.snapshots(game.id):
+            if snapshot.reason == "update" and 0 < snapshot.update_no <= game.snapshot_update:
+                resolved[snapshot.update_no] = snapshot         # the last revision the engine resolved
+        updates = [resolved[number] for number in sorted(resolved)]
+
+        def work() -> Career:
+            return career_of(variant, ((s, serialize.loads(s.state)) for s in updates), seat_rows, user_id)
+
+        return await asyncio.to_thread(frozen, work)
