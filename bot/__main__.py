@@ -7,6 +7,7 @@
                        [--store-url URL]
     python -m bot run [--config PATH] [--shards A-B --shard-count N]
     python -m bot store copy FROM TO [--upgrade-source]
+    python -m bot ratings [--store-url URL] [--family F] [--config PATH]
 
 ``render`` draws a scenario's board (``--after``: the position after resolving the scenario's
 update, with its last moves; a board of areas, territory's, is drawn whole with its turn cycle,
@@ -33,6 +34,9 @@ impossible range exits with status 2 too.
 ``store copy`` copies every game from one store to another, e.g. from the SQLite file to PostgreSQL
 (:mod:`bot.store.copy`, docs/store.md): TO must hold no Skirmish data; a problem (a bad URL, a server
 that cannot be reached, a TO with data, a FROM newer than the code) exits with status 2, TO unchanged.
+
+``ratings`` prints each server's leaderboards, worked out from the stored games (docs/ratings.md):
+the database is ``--store-url``'s, else the configuration's ``[store]``.
 
 Each subcommand is one ``_add_<name>`` function that registers its parser and its handler; the
 bot (``run``) and the offline session (``demo``) slot in the same way.
@@ -512,6 +516,64 @@ def _add_store(commands) -> None:
     copy.set_defaults(run=_store_copy)
 
 
+# ----------------------------------------------------------------------------- ratings
+def _ratings(args: argparse.Namespace) -> int:
+    """Print each server's leaderboards, worked out from the stored games (issue 42)."""
+    import asyncio
+
+    from bot.store import StoreError
+
+    store_url = args.store_url
+    if store_url is None:
+        from bot.config import ConfigError, load_config
+
+        try:
+            store_url = load_config(args.config).store_url
+        except ConfigError as exc:
+            raise CommandError(str(exc)) from None
+    try:
+        boards = asyncio.run(_leaderboards(store_url, args.family))
+    except StoreError as exc:
+        raise CommandError(str(exc)) from None
+    if not boards:
+        print(f"No {args.family + ' ' if args.family else ''}game has ended with a verdict yet: nobody is rated.")
+        return 0
+    for number, board in enumerate(boards):
+        if number:
+            print()
+        _print_utf8("\n".join(board.lines()) + "\n")
+    return 0
+
+
+async def _leaderboards(store_url: str, family: str | None):
+    from bot.service import Service
+    from bot.store import Store
+
+    store = await Store.open(store_url)
+    try:
+        return await Service(store).leaderboards(family=family)
+    finally:
+        await store.close()
+
+
+def _add_ratings(commands) -> None:
+    ratings = commands.add_parser(
+        "ratings", help="print each server's leaderboards (ratings from the games that ended at their verdict)",
+        description="Work out the ratings of every server from the stored games (openskill's Plackett-Luce, per "
+                    "server and game family, the games taken in the order they ended; docs/ratings.md) and print "
+                    "each server's leaderboard: the members who count, then the provisional ones (fewer than "
+                    "5 rated games), marked. Members who hid their profile are not shown. The same numbers as "
+                    "/leaderboard, however often it is run.")
+    ratings.add_argument("--store-url", type=_store_url, default=None, metavar="URL",
+                         help="the database: sqlite:///PATH (relative; sqlite:////PATH absolute) or "
+                              "postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE (default: [store] of the configuration)")
+    ratings.add_argument("--family", default=None, metavar="F",
+                         help="only this game family's leaderboards (arena, territory)")
+    ratings.add_argument("--config", metavar="PATH",
+                         help="the configuration file whose [store] is read without --store-url (default: ./config.toml)")
+    ratings.set_defaults(run=_ratings)
+
+
 # ----------------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Skirmish: simultaneous-move chess by post.")
@@ -521,6 +583,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run(commands)
     _add_replay(commands)
     _add_store(commands)
+    _add_ratings(commands)
     return parser
 
 

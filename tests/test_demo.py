@@ -249,6 +249,26 @@ def test_the_same_seed_plays_the_same_arena_session(arena_runs):
     assert counts(one.stdout) == counts(two.stdout)
 
 
+def test_after_an_arena_demo_the_ratings_print_its_leaderboard(arena_runs):
+    """Issue 42: the demo's one game rates its eight players on server 1; one rated game is fewer
+    than a member needs to count, so every one is listed as provisional, the winner first. Both runs
+    of the same seed print the same numbers (ratings are a pure function of the stored games)."""
+    printed = []
+    for out, _ in arena_runs:
+        result = subprocess.run([sys.executable, "-m", "bot", "ratings", "--store-url",
+                                 f"sqlite:///{out / 'skirmish.sqlite3'}"], cwd=ROOT, capture_output=True,
+                                text=True, timeout=120, check=False)
+        assert result.returncode == 0, result.stdout + result.stderr
+        printed.append(result.stdout)
+    lines = printed[0].splitlines()
+    assert lines[0] == "Server 1, arena: 0 counted, 8 provisional (a member counts after 5 rated games)"
+    assert len(lines) == 9 and all(line.endswith(" (provisional)") for line in lines[1:])
+    assert re.search(r"^    \?\. \w+ \(user \d+\): -?\d+\.\d \(\d+\.\d ± \d\.\d\), 1 game, 1 won", lines[1])
+    assert sum(", 1 won" in line for line in lines[1:]) == len(summary_line(arena_runs[0][1].stdout, "end")
+                                                                   .split(" with ")[0].split(" and "))
+    assert printed[0] == printed[1]
+
+
 # ============================================================================ Megachess (issue 22)
 MEGA_PLAYERS, MEGA_UPDATES = 6, 6
 TEAMS = ("alabaster", "brushed metal")      # alabaster moves on odd updates (RULES 5.3)

@@ -260,6 +260,26 @@ class Leaderboard:
     own: Standing | None = None
     hidden_self: bool = False
     families: tuple[str, ...] = ()
+    #: each member's name in the last game of the server they played (the CLI has no Discord names)
+    names: dict[int, str] = field(default_factory=dict, compare=False)
+
+    def name_of(self, user_id: int) -> str:
+        return self.names.get(user_id, f"member {user_id}")
+
+    def lines(self) -> list[str]:
+        """The leaderboard as text (``python -m bot ratings``): the members who count, then the
+        provisional ones, each with their rating (ordinal, mu ± sigma), games and wins."""
+        lines = [f"Server {self.guild_id}, {self.family}: {self.counted} counted, {len(self.provisional)} provisional "
+                 f"(a member counts after {PROVISIONAL_GAMES} rated games)"]
+        for standing in self.top:
+            lines.append(f"  {standing.place:>3}. {self._line(standing.rating)}")
+        for standing in self.provisional:
+            lines.append(f"    ?. {self._line(standing.rating)} (provisional)")
+        return lines
+
+    def _line(self, rating: Rating) -> str:
+        return (f"{self.name_of(rating.user_id)} (user {rating.user_id}): {rating.text()}, "
+                f"{rating.games} game{'s' if rating.games != 1 else ''}, {rating.wins} won")
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +302,7 @@ class Profile:
 
 
 def _leaderboard(guild_id: int, family: str, ratings: dict[int, Rating], hidden: set[int],
-                 viewer: int | None, families: tuple[str, ...]) -> Leaderboard:
+                 viewer: int | None, families: tuple[str, ...], names: dict[int, str]) -> Leaderboard:
     ordered = sorted(ratings.values(), key=lambda r: (-r.ordinal, -r.mu, r.user_id))
     counted = [r for r in ordered if not r.provisional]
     places = {r.user_id: place for place, r in enumerate(counted, start=1)}
@@ -292,7 +312,7 @@ def _leaderboard(guild_id: int, family: str, ratings: dict[int, Rating], hidden:
     own = None
     if viewer is not None and viewer in ratings:
         own = Standing(places.get(viewer), ratings[viewer])
-    return Leaderboard(guild_id, family, top, provisional, len(counted), own, viewer in hidden, families)
+    return Leaderboard(guild_id, family, top, provisional, len(counted), own, viewer in hidden, families, names)
 
 
 class CareerCases(ServiceBase):
@@ -356,7 +376,8 @@ class CareerCases(ServiceBase):
                                f"the rated families are {', '.join(families)}")
         async with self.store.snapshot_read() as q:
             hidden = await q.hidden_members(guild_id)
-        return _leaderboard(guild_id, family, ratings[family], hidden, viewer, families)
+            names = await q.member_names(guild_id)
+        return _leaderboard(guild_id, family, ratings[family], hidden, viewer, families, names)
 
     async def leaderboards(self, *, family: str | None = None) -> list[Leaderboard]:
         """Every server's leaderboards (of ``family`` only, if given), by server then family: what
@@ -366,10 +387,11 @@ class CareerCases(ServiceBase):
         async with self.store.snapshot_read() as q:
             for guild, families in everything.items():
                 hidden = await q.hidden_members(guild)
+                members = await q.member_names(guild)
                 names = tuple(sorted(families))
                 for name in names:
                     if family is None or name == family:
-                        boards.append(_leaderboard(guild, name, families[name], hidden, None, names))
+                        boards.append(_leaderboard(guild, name, families[name], hidden, None, names, members))
         return boards
 
     async def set_profile_hidden(self, guild_id: int, user_id: int, hidden: bool) -> None:

@@ -790,6 +790,12 @@ class Queries:
                                (user_id, guild_id, limit))
         return [_game(row) for row in rows]
 
+    async def member_names(self, guild_id: int) -> dict[int, str]:
+        """Each member's name in the last game of the server they took a seat in (the newest row)."""
+        rows = await self._all("SELECT players.user_id, players.name FROM players JOIN games ON games.id = players.game_id"
+                               " WHERE games.guild_id = ? ORDER BY games.id, players.joined_at", (guild_id,))
+        return {row[0]: row[1] for row in rows}
+
     async def hidden_members(self, guild_id: int) -> set[int]:
         """The members of a server who keep off its leaderboards."""
         rows = await self._all("SELECT user_id FROM profiles WHERE guild_id = ? AND hidden = 1", (guild_id,))

@@ -306,6 +306,7 @@ async def test_careers(store):
         assert [g.id for g in await q.games_played_by(BIG_ID, BIG_ID)] == [game_id]
         assert await q.games_played_by(BIG_ID, 1) == []
         assert await q.hidden_members(BIG_ID) == {2}
+        assert await q.member_names(BIG_ID) == {BIG_ID: "Émile", 2: "Bob"} and await q.member_names(1) == {}
     async with write(store) as q:
         await q.forget_game_result(game_id)
     async with read(store) as q:
