@@ -570,7 +570,8 @@ def _add_ratings(commands) -> None:
     ratings.add_argument("--family", default=None, metavar="F",
                          help="only this game family's leaderboards (arena, territory)")
     ratings.add_argument("--config", metavar="PATH",
-                         help="the configuration file whose [store] is read without --store-url (default: ./config.toml)")
+                         help="the configuration file whose [store] is read without --store-url "
+                              "(default: ./config.toml)")
     ratings.set_defaults(run=_ratings)
 
 

@@ -47,8 +47,8 @@ def profile_text(profile: Profile) -> str:
         for recent in profile.recent:
             place = f", {_place(recent.place)}" if recent.place is not None else ""
             viewer = f" · [viewer]({recent.viewer})" if recent.viewer else ""
-            lines.append(f"- game {recent.game.id} **{recent.game.name}** ({recent.title}, {recent.game.status}{place}):"
-                         f" [channel]({recent.link}){viewer}")
+            lines.append(f"- game {recent.game.id} **{recent.game.name}** ({recent.title}, {recent.game.status}"
+                         f"{place}): [channel]({recent.link}){viewer}")
     return "\n".join(lines)
 
 

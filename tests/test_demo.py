@@ -315,6 +315,44 @@ def test_the_same_seed_plays_the_same_megachess_session(megachess_runs):
     assert counts(one.stdout) == counts(two.stdout)
 
 
+def test_the_careers_of_a_megachess_demo_add_up_to_its_stored_updates(megachess_runs):
+    """Issue 42: megachess has no verdict, so its players get careers: each member's updates played
+    are the updates with a resolved order of theirs, and the kings captured and armies taken of all
+    the members add up to the captured kings and the hand-overs of the stored reports (D61)."""
+    import asyncio
+    import json
+
+    from bot.service import Service
+    from bot.store import Store
+
+    out, _ = megachess_runs[0]
+    with sqlite3.connect(out / "skirmish.sqlite3") as db:
+        members = [row[0] for row in db.execute("SELECT user_id FROM players WHERE departure IS NULL "
+                                                "OR departure != 'left'")]
+        played = dict(db.execute("SELECT user_id, COUNT(DISTINCT update_no) FROM orders WHERE status = 'resolved' "
+                                 "GROUP BY user_id").fetchall())
+        reports = [json.loads(row[0]) for row in db.execute(
+            "SELECT report FROM snapshots WHERE reason = 'update' AND rolled_back = 0")]
+    entries = [entry for report in reports for entry in report["entries"]]
+    armies = sum(entry["type"] == "army" for entry in entries)
+    kings = sum(entry["type"] == "capture" and entry["data"]["kind"] == "king" for entry in entries)
+
+    async def careers():
+        store = await Store.open(out / "skirmish.sqlite3")
+        try:
+            service = Service(store)
+            return {member: (await service.profile(1, member)).careers for member in members}
+        finally:
+            await store.close()
+
+    found = asyncio.run(careers())
+    assert all(len(lines) == 1 and lines[0].family == "megachess" for lines in found.values())
+    assert {member: lines[0].updates_played for member, lines in found.items()} == \
+        {member: played.get(member, 0) for member in members}
+    assert sum(lines[0].armies_taken for lines in found.values()) == armies, (armies, kings)
+    assert sum(lines[0].kings_captured for lines in found.values()) == kings, (armies, kings)
+
+
 # ============================================================================ the families and their seats
 def test_the_demo_asks_the_variant_how_many_players_it_seats():
     arena, megachess = load_variant("arena"), load_variant("megachess")

@@ -41,8 +41,8 @@ __all__ = ["CareerCases", "Rating", "Standing", "Leaderboard", "Profile", "Caree
            "career_of", "rating_model", "PROVISIONAL_GAMES", "LEADERBOARD_SIZE"]
 
 #: a member counts on a leaderboard after this many rated games of its family; until then they are
-#: listed as provisional (docs/ratings.md: the model's uncertainty, sigma, starts at 8.33 and is
-#: about halved after five games of four players; before that the ordinal mu - 3 sigma says little)
+#: listed as provisional (docs/ratings.md: before that, their order among themselves is mostly the
+#: luck of one or two games; five is what a regular plays in a month or two)
 PROVISIONAL_GAMES = 5
 #: how many members a leaderboard shows
 LEADERBOARD_SIZE = 20

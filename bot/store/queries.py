@@ -792,7 +792,8 @@ class Queries:
 
     async def member_names(self, guild_id: int) -> dict[int, str]:
         """Each member's name in the last game of the server they took a seat in (the newest row)."""
-        rows = await self._all("SELECT players.user_id, players.name FROM players JOIN games ON games.id = players.game_id"
+        rows = await self._all("SELECT players.user_id, players.name FROM players"
+                               " JOIN games ON games.id = players.game_id"
                                " WHERE games.guild_id = ? ORDER BY games.id, players.joined_at", (guild_id,))
         return {row[0]: row[1] for row in rows}
 

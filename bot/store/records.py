@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-__all__ = ["Game", "PlayerRow", "OrderRow", "Snapshot", "Post", "AuditEntry", "ServiceRow", "GameResult", "to_text", "to_time",
-           "to_millis", "from_millis", "GAME_STATUSES", "ORDER_STATUSES", "ORDER_SOURCES", "LIVE_ORDER_STATUSES", "POST_STATES"]
+__all__ = ["Game", "PlayerRow", "OrderRow", "Snapshot", "Post", "AuditEntry", "ServiceRow", "GameResult", "to_text",
+           "to_time", "to_millis", "from_millis", "GAME_STATUSES", "ORDER_STATUSES", "ORDER_SOURCES",
+           "LIVE_ORDER_STATUSES", "POST_STATES"]
 
 GAME_STATUSES = ("setup", "running", "paused", "ended")
 ORDER_STATUSES = ("pending", "superseded", "cancelled", "locked", "resolved", "refused")

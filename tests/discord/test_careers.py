@@ -82,6 +82,7 @@ async def test_a_profile_shows_ratings_with_their_uncertainty_and_the_recent_gam
     assert "- ranked: " in text and " ± sigma " in text and "1 rated game, 0 won — provisional" in text
     recent = text.split("Recent games:\n", 1)[1]
     assert recent.startswith(f"- game {game.id} **{game.name}** (")
-    assert recent.endswith(f", ended, 2nd): [channel](https://discord.com/channels/{world.guild.id}/{world.channel.id})")
+    link = f"https://discord.com/channels/{world.guild.id}/{world.channel.id}"
+    assert recent.endswith(f", ended, 2nd): [channel]({link})")
     nobody = (await world.cleo.slash(world.lobby, "profile")).response.content
     assert "Not rated yet" in nobody

@@ -261,3 +261,113 @@ def test_the_model_is_openskill_s_plackett_luce_with_its_defaults_and_weights_as
     plain = default.rate([[default.rating()], [default.rating()]], ranks=[1, 2])
     weighted = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2], weights=[[1.0], [1.0]])
     assert [(t[0].mu, t[0].sigma) for t in weighted] == [(t[0].mu, t[0].sigma) for t in plain]
+
+
+# ----------------------------------------------------------------------------- careers of endless games
+async def test_the_careers_of_an_endless_game_come_from_its_stored_updates(table):
+    """neisg never ends with a verdict: no rating, a career. Alice places her king (update 1), takes a
+    knight a moderator put next to it (2), then Bob's king, which a moderator moved next to hers (3)."""
+    service = table.service
+    game = await table.playing_game(players=[(ALICE, "Alice", "Red", (0, 0)), (BOB, "Bob", "Blue", (10, 0))])
+    await service.place_piece(game.id, actor=MODERATOR, kind="N", square="(1,1)", owner="Bob")
+    await service.submit_order(game.id, user_id=ALICE, text="K(0,0)-(1,1)")
+    assert (await table.resolve(game.id)).resolved
+    await service.move_piece(game.id, actor=MODERATOR, origin="(10,0)", target="(0,2)")
+    await service.submit_order(game.id, user_id=ALICE, text="K(1,1)-(0,2)")
+    resolved = await table.resolve(game.id)
+    assert "king" in resolved.report.text()
+    [alice] = (await service.profile(1, ALICE)).careers
+    [bob] = (await service.profile(1, BOB)).careers
+    final = (await service.history(game.id, 3)).state
+    ended_events = 0
+    for update in (1, 2, 3):
+        report = (await service.history(game.id, update)).report
+        ended_events += len(report.of_type("event_end"))
+    assert (alice.family, alice.games, alice.updates_played, alice.kings_captured) == ("simultaneous", 1, 3, 1)
+    assert alice.value_captured == final.players["Alice"].captured > 0
+    assert alice.longest_king_life == 3 and alice.best_rank == 1
+    assert alice.events_survived == bob.events_survived == ended_events
+    assert (bob.updates_played, bob.kings_captured, bob.value_captured, bob.armies_taken) == (1, 0, 0, 0)
+    assert bob.longest_king_life == 2                       # his king stood after updates 1 and 2
+    assert "3 updates played" in alice.text() and "1 kings captured" in alice.text()
+    assert (await service.ratings(1)) == {}                 # a running endless game rates nobody
+
+
+# ----------------------------------------------------------------------------- python -m bot ratings
+def played_store(path, games) -> None:
+    """A store at ``path`` where ``games`` (health maps) were played to their verdict on server 1."""
+    import asyncio
+
+    from bot.service import Service
+    from bot.store import Store
+
+    from .conftest import Clock, Table
+
+    async def work():
+        store = await Store.open(path)
+        try:
+            table = Table(path, store, Clock())
+            for channel, health in enumerate(games, start=10):
+                await play(table, health, channel_id=channel)
+            await Service(store).set_profile_hidden(1, CLEO, True)
+        finally:
+            await store.close()
+
+    asyncio.run(work())
+
+
+def test_the_command_prints_each_server_s_leaderboard_with_the_provisional_members_marked(ranked, tmp_path, capsys):
+    from bot.__main__ import main
+
+    path = tmp_path / "skirmish.sqlite3"
+    played_store(path, [{ALICE: 30, BOB: 20, CLEO: 10}] * PROVISIONAL_GAMES + [{ALICE: 30, DAN: 20}])
+    assert main(["ratings", "--store-url", f"sqlite:///{path}"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Server 1, ranked: 3 counted, 1 provisional (a member counts after 5 rated games)"
+    assert lines[1].startswith("    1. Alice (user 1): ") and lines[1].endswith(", 6 games, 6 won")
+    assert lines[2].startswith("    2. Bob (user 2): ") and lines[2].endswith(", 5 games, 0 won")
+    assert lines[3].startswith("    ?. Dan (user 4): ") and lines[3].endswith(", 1 game, 0 won (provisional)")
+    assert len(lines) == 4                                  # Cleo (3rd) hid her profile: never shown
+    # the same numbers on every run, and the same as the service's
+    assert main(["ratings", "--store-url", f"sqlite:///{path}", "--family", "ranked"]) == 0
+    assert capsys.readouterr().out.splitlines() == lines
+    assert main(["ratings", "--store-url", f"sqlite:///{path}", "--family", "territory"]) == 0
+    assert capsys.readouterr().out == "No territory game has ended with a verdict yet: nobody is rated.\n"
+
+
+def test_the_command_refuses_a_database_it_cannot_open_with_status_2(tmp_path, capsys):
+    from bot.__main__ import main
+
+    assert main(["ratings", "--store-url", "postgresql://nobody@127.0.0.1:1/skirmish"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("python -m bot ratings: error: ") and "127.0.0.1:1" in error
+    with pytest.raises(SystemExit):
+        main(["ratings", "--store-url", "mysql://x"])
+
+
+def test_a_megachess_king_capture_is_a_king_captured_and_an_army_taken_in_the_career():
+    """D61's scenario as one stored update: Ann's rook takes Cid's king and Ann takes his army."""
+    from datetime import datetime, timezone
+    from pathlib import Path
+
+    from bot.engine.resolution import resolve
+    from bot.engine.scenario import load_scenario
+    from bot.engine.variants import variant_for
+    from bot.service.careers import career_of
+    from bot.store import PlayerRow, Snapshot
+
+    scenario = load_scenario(Path(__file__).parents[1] / "scenarios/megachess/king-capture-hands-over-the-army.toml")
+    state, report = resolve(scenario.ruleset, scenario.state, scenario.orders, scenario.seed)
+    moment = datetime(2026, 11, 22, tzinfo=timezone.utc)
+    snapshot = Snapshot(1, 1, 0, 0, "", {name: "; ".join(o) for name, o in scenario.orders.items()}, [], "1",
+                        report.to_json(), "update", False, moment)
+    rows = {name: PlayerRow(1, user, name, "White", "joined", moment, 0)
+            for user, name in ((ALICE, "Ann"), (BOB, "Cid"))}
+    variant = variant_for(scenario.ruleset)
+    ann = career_of(variant, [(snapshot, state)], [rows["Ann"]], ALICE)
+    cid = career_of(variant, [(snapshot, state)], [rows["Cid"]], BOB)
+    assert (ann.family, ann.updates_played, ann.kings_captured, ann.armies_taken) == ("megachess", 1, 1, 1)
+    assert ann.value_captured == state.players["Ann"].captured == 10 and ann.best_rank == 1
+    assert ann.longest_king_life == 1
+    assert (cid.kings_captured, cid.armies_taken, cid.longest_king_life, cid.best_rank) == (0, 0, 0, None)
+    assert "1 armies taken" in ann.text() and "armies" not in cid.text()
