@@ -30,8 +30,11 @@ def _place(place: int) -> str:
 def profile_text(profile: Profile) -> str:
     """A profile as the member reads it: ratings (with their uncertainty), careers, recent games."""
     lines = [f"**Profile of <@{profile.user_id}>** on this server"
-             + (" (hidden from the leaderboards: /profile hide:False shows it again)" if profile.hidden else "")]
-    if profile.ratings:
+             + (" (hidden from the leaderboards: /profile hide:False shows it again)"
+                if profile.hidden and not profile.private else "")]
+    if profile.private:
+        lines.append("Their ratings are private: they keep off this server's leaderboards.")
+    elif profile.ratings:
         lines.append("Ratings (the skill shown is mu − 3 sigma: the lower, the less sure):")
         for family, rating in profile.ratings:
             provisional = " — provisional" if rating.provisional else ""
@@ -103,7 +106,8 @@ class CareersCog(commands.Cog, name="Careers"):
                 await self.service.set_profile_hidden(interaction.guild_id, member, hide)
                 note = ("You are off this server's leaderboards now (still rated; /profile hide:False shows you "
                         "again).\n" if hide else "You are on this server's leaderboards again.\n")
-            found = await self.service.profile(interaction.guild_id, member, public_url=self._public_url())
+            found = await self.service.profile(interaction.guild_id, member, viewer=interaction.user.id,
+                                               public_url=self._public_url())
             return note + profile_text(found)
 
         await answer(interaction, work)

@@ -299,6 +299,8 @@ class Profile:
     ratings: tuple[tuple[str, Rating], ...]
     careers: tuple[Career, ...]
     recent: tuple[RecentGame, ...] = field(default_factory=tuple)
+    #: the member hid their profile and someone else looks: their ratings and places are not shown
+    private: bool = False
 
 
 def _leaderboard(guild_id: int, family: str, ratings: dict[int, Rating], hidden: set[int],
@@ -321,37 +323,43 @@ class CareerCases(ServiceBase):
 
     async def _results(self, guild_id: int | None) -> list[GameResult]:
         """The results of the ended games of a server (or of every server), each as its current
-        final snapshot says, by the time it ended then its id."""
+        final snapshot says, by the time it ended then its id. Missing or stale results are worked
+        out in a consistent read (a state read and ranked per game, off the event loop), then kept
+        in one short transaction, each only if its game still ends on that snapshot: nothing waits
+        for the write lock while they are worked out."""
         async with self.store.snapshot_read() as q:
             ended = await q.games(guild_id=guild_id, statuses=("ended",))
             kept = {result.game_id: result for result in await q.game_results(guild_id)}
-        stale = [game for game in ended if game.snapshot_update is not None
-                 and (kept.get(game.id) is None
-                      or (kept[game.id].snapshot_update, kept[game.id].snapshot_revision)
-                      != (game.snapshot_update, game.snapshot_revision))]
-        if stale:
+            fresh = []
+            for game in ended:
+                cached = kept.get(game.id)
+                key = (game.snapshot_update, game.snapshot_revision)
+                if game.snapshot_update is not None and (cached is None
+                                                         or (cached.snapshot_update, cached.snapshot_revision) != key):
+                    fresh.append(await self._work_out_result(q, game))
+        if fresh:
             async with self.store.transaction() as q:
-                for game in stale:
-                    result = await self._work_out_result(q, game)
-                    if result is not None:
+                for result in fresh:
+                    game = await q.game(result.game_id)
+                    if (game is not None and game.status == "ended"
+                            and (game.snapshot_update, game.snapshot_revision)
+                            == (result.snapshot_update, result.snapshot_revision)):
                         await q.keep_game_result(result)
-                        kept[game.id] = result
+            kept.update({result.game_id: result for result in fresh})
         ended_ids = {game.id for game in ended}
         return sorted((r for r in kept.values() if r.game_id in ended_ids), key=lambda r: (r.ended_at, r.game_id))
 
-    async def _work_out_result(self, q, game: Game) -> GameResult | None:
-        current = await q.game(game.id)           # as it is now, under the write lock
-        if current is None or current.status != "ended" or current.snapshot_update is None:
-            return None
-        snapshot = await q.snapshot(current.id, current.snapshot_update, current.snapshot_revision)
+    async def _work_out_result(self, q, game: Game) -> GameResult:
+        """The result of an ended game from its final snapshot (a read)."""
+        snapshot = await q.snapshot(game.id, game.snapshot_update, game.snapshot_revision)
         try:
-            variant = self.variant(current)
+            variant = self.variant(game)
         except NotFound:                # a ruleset withdrawn since: the game cannot be read, and is not rated
-            return GameResult(current.id, current.snapshot_update, current.snapshot_revision, current.guild_id,
-                              current.ruleset, False, snapshot.created_at, ())
+            return GameResult(game.id, game.snapshot_update, game.snapshot_revision, game.guild_id, game.ruleset,
+                              False, snapshot.created_at, ())
         state = await asyncio.to_thread(frozen, serialize.loads, snapshot.state)
-        return result_of(current, variant, state, snapshot, await q.players(current.id, include_kicked=True),
-                         await q.resolved_order_counts(current.id))
+        return result_of(game, variant, state, snapshot, await q.players(game.id, include_kicked=True),
+                         await q.resolved_order_counts(game.id))
 
     async def ratings(self, guild_id: int | None = None) -> dict[int, dict[str, dict[int, Rating]]]:
         """``server -> family -> user id -> Rating``, worked out from the stored games."""
@@ -401,18 +409,22 @@ class CareerCases(ServiceBase):
         async with self.store.transaction() as q:
             await q.set_hidden(guild_id, user_id, bool(hidden))
 
-    async def profile(self, guild_id: int, user_id: int, *, public_url: str | None = None) -> Profile:
-        """A member's profile on a server: their rating in each family, their careers in the endless
-        games, their recent games with where to read them."""
+    async def profile(self, guild_id: int, user_id: int, *, viewer: int | None = None,
+                      public_url: str | None = None) -> Profile:
+        """A member's profile on a server, as ``viewer`` (by default the member) may see it: their
+        rating in each family (not shown to others when the member hid it), their careers in the
+        endless games, their recent games with where to read them."""
         if not is_row_number(user_id):
             raise NotFound(f"{str(user_id)[:20]!r} is not a member")
         results = await self._results(guild_id)
         ratings = await asyncio.to_thread(rate, results)
-        own = tuple((family, found[user_id]) for family, found in sorted(ratings.items()) if user_id in found)
-        places = {r.game_id: place for r in results if r.rated
-                  for _, user, place, _ in r.places if user == user_id}
         async with self.store.snapshot_read() as q:
             hidden = user_id in await q.hidden_members(guild_id)
+            shown = not hidden or viewer in (None, user_id)
+            own = tuple((family, found[user_id]) for family, found in sorted(ratings.items())
+                        if user_id in found and shown)
+            places = {r.game_id: place for r in results if r.rated and shown
+                      for _, user, place, _ in r.places if user == user_id}
             games = await q.games_played_by(user_id, guild_id, limit=1000)
             careers: dict[str, Career] = {}
             for game in games:
@@ -429,7 +441,8 @@ class CareerCases(ServiceBase):
             recent.append(RecentGame(game, title, places.get(game.id),
                                      f"https://discord.com/channels/{game.guild_id}/{game.channel_id}",
                                      f"{base}/games/{game.id}" if base else None))
-        return Profile(guild_id, user_id, hidden, own, tuple(careers[f] for f in sorted(careers)), tuple(recent))
+        return Profile(guild_id, user_id, hidden, own, tuple(careers[f] for f in sorted(careers)), tuple(recent),
+                       private=not shown)
 
     async def _career_in(self, q, game: Game, user_id: int) -> Career | None:
         """The member's career in ``game`` if it is an endless game (its verdict never names

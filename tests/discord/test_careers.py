@@ -72,6 +72,8 @@ async def test_profile_hide_keeps_a_member_off_the_leaderboard_and_their_profile
     other = await world.bob.slash(world.lobby, "profile", player=world.alice, hide=False)
     assert "only your own profile can be hidden or shown" in other.response.content
     assert f"<@{world.alice.id}>" not in (await world.cleo.slash(world.lobby, "leaderboard")).response.content
+    looked = (await world.cleo.slash(world.lobby, "profile", player=world.alice)).response.content
+    assert "Their ratings are private" in looked and "- ranked:" not in looked and ", 1st)" not in looked
 
 
 async def test_a_profile_shows_ratings_with_their_uncertainty_and_the_recent_games(world):

@@ -226,7 +226,9 @@ async def test_the_leaderboard_counts_members_after_enough_games_and_keeps_hidde
     assert [(s.place, s.rating.user_id) for s in hidden.top] == [(1, ALICE), (3, CLEO)]   # Cleo keeps her place
     assert hidden.own.place == 2 and hidden.hidden_self                 # still rated; shown to Bob only
     profile = await table.service.profile(1, BOB)
-    assert profile.hidden and profile.ratings[0][1].games == PROVISIONAL_GAMES
+    assert profile.hidden and profile.ratings[0][1].games == PROVISIONAL_GAMES and not profile.private
+    seen = await table.service.profile(1, BOB, viewer=ALICE)           # never shown to others
+    assert seen.private and seen.ratings == () and {r.place for r in seen.recent} == {None}
     await table.service.set_profile_hidden(1, BOB, False)
     assert [s.rating.user_id for s in (await table.service.leaderboard(1)).top] == [ALICE, BOB, CLEO]
 
