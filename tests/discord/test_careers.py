@@ -88,3 +88,24 @@ async def test_a_profile_shows_ratings_with_their_uncertainty_and_the_recent_gam
     assert recent.endswith(f", ended, 2nd): [channel]({link})")
     nobody = (await world.cleo.slash(world.lobby, "profile")).response.content
     assert "Not rated yet" in nobody
+
+
+async def test_a_moderator_rolls_back_a_finished_game_by_its_number_and_it_leaves_the_leaderboard(world):
+    from .test_moderation import Mods, confirmation
+
+    mods = Mods(world, "referee")
+    await world.env.settle()
+    game = await play(world, {world.alice: 30, world.bob: 20})
+    assert "**Leaderboard: ranked**" in (await world.bob.slash(world.lobby, "leaderboard")).response.content
+    refused = await mods.admin.slash(world.channel, "mod rollback", update=1)      # the channel's game has ended
+    assert "no game runs in this channel" in refused.response.content
+    elsewhere = await mods.admin.slash(world.channel, "mod rollback", update=1, game=game.id + 1)
+    assert f"there is no game {game.id + 1} on this server" in elsewhere.response.content
+    asked = await confirmation(world, mods.admin, "mod rollback", update=1, game=game.id)
+    assert "It ended; it runs again from there, and its result no longer counts in the ratings" in \
+        asked.response.content
+    done = await mods.admin.click(asked.response.message, label="Confirm")
+    assert "back at the board after update 1; orders are open for update 2" in done.response.content
+    assert (await world.service.get_game(game.id)).status == "running"
+    gone = (await world.bob.slash(world.lobby, "leaderboard")).response.content
+    assert "no game of this server has ended with a verdict yet" in gone
