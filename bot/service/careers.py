@@ -37,8 +37,8 @@ from bot.store import Game, GameResult, PlayerRow, Snapshot
 from .base import ServiceBase, frozen, is_row_number
 from .errors import InvalidInput, NotFound
 
-__all__ = ["CareerCases", "Rating", "Standing", "Leaderboard", "Profile", "Career", "RecentGame", "result_of", "rate",
-           "career_of", "rating_model", "PROVISIONAL_GAMES", "LEADERBOARD_SIZE"]
+__all__ = ["CareerCases", "Rating", "Standing", "Leaderboard", "Profile", "Career", "CareerCount", "RecentGame",
+           "result_of", "rate", "career_of", "rating_model", "PROVISIONAL_GAMES", "LEADERBOARD_SIZE"]
 
 #: a member counts on a leaderboard after this many rated games of its family; until then they are
 #: listed as provisional (docs/ratings.md: before that, their order among themselves is mostly the
@@ -193,34 +193,40 @@ def _holder(seat_rows: list[PlayerRow], user_id: int, moment: datetime) -> bool:
     return holder == user_id
 
 
-def career_of(variant: Variant, updates: Iterable[tuple[Snapshot, GameState]], seat_rows: list[PlayerRow],
-              user_id: int) -> Career:
-    """The career of ``user_id`` in one game, from its resolved updates in order (each the snapshot
-    the engine stored and its state): the updates whose order of theirs was resolved, their best
-    rank in the standings after an update, the kings their captures took, the value of the pieces they
-    captured (the standings' count, which only grows: summed over its rises), the most updates in a
-    row they kept a king, the events that ended while they were in the game, the armies handed to them
-    (megachess, D61). A seat held by several members in turn counts for each member while they held it."""
-    career = Career(variant.family, games=1)
-    seat = seat_rows[0].name
-    royal_letter = variant.features.royal
-    royal = variant.ruleset.pieces[royal_letter].name.lower() if royal_letter in variant.ruleset.pieces else None
-    captured_before = Fraction(0)
-    life = 0
-    for snapshot, state in updates:
-        standing = next((s for s in variant.standings(state) if s.name == seat), None)
-        captured_now = standing.captured if standing is not None else captured_before
-        risen = captured_now - captured_before if captured_now >= captured_before else captured_now
-        captured_before = captured_now
-        if not _holder(seat_rows, user_id, snapshot.created_at):
-            continue
+class CareerCount:
+    """The career of ``user_id`` in one game, counted update by update (:meth:`add`, in update
+    order: each resolved update's snapshot as the engine stored it, and its state): the updates whose
+    order of theirs was resolved, their best rank in the standings after an update, the kings their
+    captures took, the value of the pieces they captured (the standings' count, which only grows for
+    a player: summed over its rises), the most updates in a row they kept a king, the events that
+    ended while they were in the game, the armies handed to them (megachess, D61). A seat held by
+    several members in turn counts for each member while they held it. Pure: one state at a time."""
+
+    def __init__(self, variant: Variant, seat_rows: list[PlayerRow], user_id: int) -> None:
+        self.variant, self.seat_rows, self.user_id = variant, seat_rows, user_id
+        self.seat = seat_rows[0].name
+        royal_letter = variant.features.royal
+        self.royal = (variant.ruleset.pieces[royal_letter].name.lower()
+                      if royal_letter in variant.ruleset.pieces else None)
+        self.career = Career(variant.family, games=1)
+        self._captured_before = Fraction(0)
+        self._life = 0
+
+    def add(self, snapshot: Snapshot, state: GameState) -> None:
+        career, seat = self.career, self.seat
+        standing = next((s for s in self.variant.standings(state) if s.name == seat), None)
+        captured_now = standing.captured if standing is not None else self._captured_before
+        risen = captured_now - self._captured_before if captured_now >= self._captured_before else captured_now
+        self._captured_before = captured_now
+        if not _holder(self.seat_rows, self.user_id, snapshot.created_at):
+            return
         report = Report.from_json(snapshot.report) if snapshot.report else Report(snapshot.update_no)
         if seat in snapshot.orders:
             career.updates_played += 1
         career.value_captured += risen
         king_lost = False
         for entry in report.entries:
-            if entry.type == "capture" and entry.data.get("kind") == royal:
+            if entry.type == "capture" and entry.data.get("kind") == self.royal:
                 if seat in entry.data.get("by", ()):
                     career.kings_captured += 1
                 if entry.data.get("owner") == seat:
@@ -233,9 +239,21 @@ def career_of(variant: Variant, updates: Iterable[tuple[Snapshot, GameState]], s
                 career.events_survived += 1
         if standing is not None:
             career.best_rank = standing.rank if career.best_rank is None else min(career.best_rank, standing.rank)
-        life = life + 1 if standing is not None and standing.has_king and not king_lost else 0
-        career.longest_king_life = max(career.longest_king_life, life)
-    return career
+        self._life = self._life + 1 if standing is not None and standing.has_king and not king_lost else 0
+        career.longest_king_life = max(career.longest_king_life, self._life)
+
+
+def _count_update(count: CareerCount, snapshot: Snapshot) -> None:
+    count.add(snapshot, serialize.loads(snapshot.state))
+
+
+def career_of(variant: Variant, updates: Iterable[tuple[Snapshot, GameState]], seat_rows: list[PlayerRow],
+              user_id: int) -> Career:
+    """The career of ``user_id`` in one game from its resolved updates in order (:class:`CareerCount`)."""
+    count = CareerCount(variant, seat_rows, user_id)
+    for snapshot, state in updates:
+        count.add(snapshot, state)
+    return count.career
 
 
 # ----------------------------------------------------------------------------- what the front ends show
@@ -460,13 +478,11 @@ class CareerCases(ServiceBase):
         if mine is None or mine.departure == "left":
             return None
         seat_rows = [row for row in rows if row.name == mine.name]
-        resolved: dict[int, Snapshot] = {}
-        for snapshot in await q.snapshots(game.id):
-            if snapshot.reason == "update" and 0 < snapshot.update_no <= game.snapshot_update:
-                resolved[snapshot.update_no] = snapshot         # the last revision the engine resolved
-        updates = [resolved[number] for number in sorted(resolved)]
-
-        def work() -> Career:
-            return career_of(variant, ((s, serialize.loads(s.state)) for s in updates), seat_rows, user_id)
-
-        return await asyncio.to_thread(frozen, work)
+        count = CareerCount(variant, seat_rows, user_id)
+        for update_no, revision in await q.resolved_keys(game.id):
+            if not 0 < update_no <= game.snapshot_update:
+                continue
+            # one state at a time (a large game's would not fit at once), read and ranked off the event loop
+            snapshot = await q.snapshot(game.id, update_no, revision)
+            await asyncio.to_thread(frozen, _count_update, count, snapshot)
+        return count.career

@@ -790,6 +790,13 @@ class Queries:
                                (user_id, guild_id, limit))
         return [_game(row) for row in rows]
 
+    async def resolved_keys(self, game_id: int) -> list[tuple[int, int]]:
+        """``(update_no, revision)`` of the revision the engine last resolved of every update (not
+        rolled back), in update order: the stored updates a career is counted from."""
+        rows = await self._all("SELECT update_no, MAX(revision) FROM snapshots WHERE game_id = ? AND rolled_back = 0"
+                               " AND reason = 'update' GROUP BY update_no ORDER BY update_no", (game_id,))
+        return [(row[0], row[1]) for row in rows]
+
     async def member_names(self, guild_id: int) -> dict[int, str]:
         """Each member's name in the last game of the server they took a seat in (the newest row)."""
         rows = await self._all("SELECT players.user_id, players.name FROM players"

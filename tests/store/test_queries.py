@@ -303,6 +303,7 @@ async def test_careers(store):
         assert await q.game_results() == [result]
         assert await q.game_results(BIG_ID) == [result] and await q.game_results(1) == []
         assert await q.resolved_order_counts(game_id) == {BIG_ID: 2, 2: 1}
+        assert await q.resolved_keys(game_id) == []
         assert [g.id for g in await q.games_played_by(BIG_ID, BIG_ID)] == [game_id]
         assert await q.games_played_by(BIG_ID, 1) == []
         assert await q.hidden_members(BIG_ID) == {2}
