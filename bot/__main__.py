@@ -7,7 +7,7 @@
                        [--store-url URL]
     python -m bot run [--config PATH] [--shards A-B --shard-count N]
     python -m bot store copy FROM TO [--upgrade-source]
-    python -m bot ratings [--store-url URL] [--family F] [--config PATH]
+    python -m bot ratings [--store-url URL] [--family F]
 
 ``render`` draws a scenario's board (``--after``: the position after resolving the scenario's
 update, with its last moves; a board of areas, territory's, is drawn whole with its turn cycle,
@@ -36,7 +36,7 @@ impossible range exits with status 2 too.
 that cannot be reached, a TO with data, a FROM newer than the code) exits with status 2, TO unchanged.
 
 ``ratings`` prints each server's leaderboards, worked out from the stored games (docs/ratings.md):
-the database is ``--store-url``'s, else the configuration's ``[store]``.
+the database is ``--store-url``'s, else ``[store]`` of ``./config.toml`` (its default without one).
 
 Each subcommand is one ``_add_<name>`` function that registers its parser and its handler; the
 bot (``run``) and the offline session (``demo``) slot in the same way.
@@ -528,7 +528,7 @@ def _ratings(args: argparse.Namespace) -> int:
         from bot.config import ConfigError, load_config
 
         try:
-            store_url = load_config(args.config).store_url
+            store_url = load_config().store_url
         except ConfigError as exc:
             raise CommandError(str(exc)) from None
     try:
@@ -566,12 +566,9 @@ def _add_ratings(commands) -> None:
                     "/leaderboard, however often it is run.")
     ratings.add_argument("--store-url", type=_store_url, default=None, metavar="URL",
                          help="the database: sqlite:///PATH (relative; sqlite:////PATH absolute) or "
-                              "postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE (default: [store] of the configuration)")
+                              "postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE (default: [store] of ./config.toml)")
     ratings.add_argument("--family", default=None, metavar="F",
                          help="only this game family's leaderboards (arena, territory)")
-    ratings.add_argument("--config", metavar="PATH",
-                         help="the configuration file whose [store] is read without --store-url "
-                              "(default: ./config.toml)")
     ratings.set_defaults(run=_ratings)
 
 
