@@ -93,7 +93,7 @@ def result_of(game: Game, variant: Variant, state: GameState, snapshot: Snapshot
     variant's verdict is over. A seat's members are every row that held its name, a member who left
     before anything of theirs was on the board (departure ``left``) excepted; each is weighted by
     their share of the seat's resolved orders, relative to the member who sent most (1); a member
-    with none has no weight and is left out while another member has some."""
+    with none is left out while another member has some (all weigh 1 when none has any)."""
     places = variant.places(state)
     members: dict[str, list[PlayerRow]] = defaultdict(list)
     for row in players:
@@ -104,8 +104,8 @@ def result_of(game: Game, variant: Variant, state: GameState, snapshot: Snapshot
         sent = {row.user_id: orders_sent.get(row.user_id, 0) for row in members[seat]}
         most = max(sent.values())
         for row in sorted(members[seat], key=lambda r: r.user_id):
-            if most == 0:
-                rows.append((seat, row.user_id, places[seat], 1.0 / len(members[seat])))
+            if most == 0:                   # nobody sent one: none of them played more than another
+                rows.append((seat, row.user_id, places[seat], 1.0))
             elif sent[row.user_id]:
                 rows.append((seat, row.user_id, places[seat], sent[row.user_id] / most))
     return GameResult(game_id=game.id, snapshot_update=snapshot.update_no, snapshot_revision=snapshot.revision,
