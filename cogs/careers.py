@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.service import InvalidInput, Leaderboard, Profile
 
-from . import answer, service_of
+from . import answer, log_failure, matching, service_of
 
 __all__ = ["CareersCog", "profile_text", "leaderboard_text", "setup"]
 
@@ -112,8 +112,18 @@ class CareersCog(commands.Cog, name="Careers"):
 
         await answer(interaction, work)
 
+    async def family_autocomplete(self, interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        try:
+            families = await self.service.rated_families(interaction.guild_id)
+            return [app_commands.Choice(name=name, value=name) for name in matching(families, current)[:25]]
+        except Exception as exc:            # an autocomplete must never fail loudly: offer nothing
+            log_failure("family autocomplete", exc)
+            return []
+
     @app_commands.command(name="leaderboard", description="This server's top 20 in a game family, and your rank")
     @app_commands.describe(family="the game family (default: the one with most rated games here)")
+    @app_commands.autocomplete(family=family_autocomplete)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction,
                           family: Optional[app_commands.Range[str, 1, 40]] = None) -> None:

@@ -420,6 +420,14 @@ class CareerCases(ServiceBase):
                         boards.append(_leaderboard(guild, name, families[name], hidden, None, names, members))
         return boards
 
+    async def rated_families(self, guild_id: int) -> list[str]:
+        """The families the server's leaderboards have, as last worked out (a hint for autocomplete:
+        the result cache is read as it is, not brought up to date)."""
+        if not is_row_number(guild_id):
+            return []
+        async with self.store.snapshot_read() as q:
+            return await q.rated_families(guild_id)
+
     async def set_profile_hidden(self, guild_id: int, user_id: int, hidden: bool) -> None:
         """``hidden``: keep the member off the server's leaderboards (they are still rated)."""
         if not is_row_number(guild_id) or not is_row_number(user_id):

@@ -777,6 +777,12 @@ class Queries:
     async def forget_game_result(self, game_id: int) -> None:
         await self._write("DELETE FROM game_results WHERE game_id = ?", (game_id,))
 
+    async def rated_families(self, guild_id: int) -> list[str]:
+        """The game families of the server's kept results that rated someone, by name."""
+        rows = await self._all("SELECT DISTINCT family FROM game_results WHERE guild_id = ? AND rated = 1"
+                               " ORDER BY family", (guild_id,))
+        return [row[0] for row in rows]
+
     async def resolved_order_counts(self, game_id: int) -> dict[int, int]:
         """How many orders each member of the game sent that an update resolved, by user id."""
         rows = await self._all("SELECT user_id, COUNT(*) FROM orders WHERE game_id = ? AND status = 'resolved'"

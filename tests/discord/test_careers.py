@@ -54,6 +54,8 @@ async def test_the_leaderboard_lists_the_counted_members_the_provisional_ones_an
     assert "; you are 2nd of 2." in text
     assert f"Provisional (fewer than 5 rated games): <@{world.cleo.id}>." in text
     assert world.public(world.lobby) == []
+    assert [c["value"] for c in await world.bob.autocomplete(world.lobby, "leaderboard", "family", "ra")] == ["ranked"]
+    assert await world.bob.autocomplete(world.lobby, "leaderboard", "family", "chess") == []
     refused = await world.bob.slash(world.lobby, "leaderboard", family="chess")
     assert "no 'chess' game of this server has been rated; the rated families are ranked" in refused.response.content
 

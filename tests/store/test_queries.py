@@ -302,6 +302,7 @@ async def test_careers(store):
     async with read(store) as q:
         assert await q.game_results() == [result]
         assert await q.game_results(BIG_ID) == [result] and await q.game_results(1) == []
+        assert await q.rated_families(BIG_ID) == ["arena"] and await q.rated_families(1) == []
         assert await q.resolved_order_counts(game_id) == {BIG_ID: 2, 2: 1}
         assert await q.resolved_keys(game_id) == []
         assert [g.id for g in await q.games_played_by(BIG_ID, BIG_ID)] == [game_id]
