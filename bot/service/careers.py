@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from fractions import Fraction
 from typing import Iterable
@@ -48,6 +48,8 @@ PROVISIONAL_GAMES = 5
 LEADERBOARD_SIZE = 20
 #: how many of a member's games a profile lists
 RECENT_GAMES = 5
+#: how many (game, member) career counts a service keeps between profiles (see CareerCases._career_in)
+CACHED_CAREERS = 10_000
 
 
 def rating_model() -> PlackettLuce:
@@ -211,6 +213,15 @@ class CareerCount:
         self.career = Career(variant.family, games=1)
         self._captured_before = Fraction(0)
         self._life = 0
+
+    def copy(self) -> "CareerCount":
+        """The count so far, to go on counting apart (the variant and the seat's rows are shared)."""
+        twin = CareerCount.__new__(CareerCount)
+        twin.variant, twin.seat_rows, twin.user_id, twin.seat, twin.royal = (
+            self.variant, self.seat_rows, self.user_id, self.seat, self.royal)
+        twin.career = replace(self.career)
+        twin._captured_before, twin._life = self._captured_before, self._life
+        return twin
 
     def add(self, snapshot: Snapshot, state: GameState) -> None:
         career, seat = self.career, self.seat
@@ -486,11 +497,23 @@ class CareerCases(ServiceBase):
         if mine is None or mine.departure == "left":
             return None
         seat_rows = [row for row in rows if row.name == mine.name]
-        count = CareerCount(variant, seat_rows, user_id)
-        for update_no, revision in await q.resolved_keys(game.id):
-            if not 0 < update_no <= game.snapshot_update:
-                continue
+        keys = tuple(key for key in await q.resolved_keys(game.id) if 0 < key[0] <= game.snapshot_update)
+        # A count is kept with the updates it counted (and the seat's rows): while they are the start of
+        # the game's updates now, counting goes on after them; a rollback or a substitution since
+        # starts it again. A copy goes on, so that two profiles at once never count an update twice.
+        cache_key = (game.id, user_id)
+        kept = self._career_counts.get(cache_key)
+        if kept is not None and kept[0] == tuple(seat_rows) and keys[:len(kept[1])] == kept[1]:
+            count, done = kept[2].copy(), len(kept[1])
+        else:
+            count, done = CareerCount(variant, seat_rows, user_id), 0
+        for update_no, revision in keys[done:]:
             # one state at a time (a large game's would not fit at once), read and ranked off the event loop
             snapshot = await q.snapshot(game.id, update_no, revision)
             await asyncio.to_thread(frozen, _count_update, count, snapshot)
+        counts = self._career_counts
+        counts[cache_key] = (tuple(seat_rows), keys, count.copy())
+        counts.move_to_end(cache_key)
+        while len(counts) > CACHED_CAREERS:
+            counts.popitem(last=False)
         return count.career

@@ -373,3 +373,30 @@ def test_a_megachess_king_capture_is_a_king_captured_and_an_army_taken_in_the_ca
     assert ann.longest_king_life == 1
     assert (cid.kings_captured, cid.armies_taken, cid.longest_king_life, cid.best_rank) == (0, 0, 0, None)
     assert "1 armies taken" in ann.text() and "armies" not in cid.text()
+
+
+async def test_a_career_is_counted_on_from_the_last_update_counted_and_again_after_a_rollback(table, monkeypatch):
+    """Careers are kept between profiles: the next profile reads only the updates resolved since;
+    a rollback makes the count start again, so the undone updates stop counting."""
+    from bot.service import careers
+
+    service = table.service
+    game = await table.playing_game(players=[(ALICE, "Alice", "Red", (0, 0)), (BOB, "Bob", "Blue", (10, 0))])
+    read = []
+    counting = careers._count_update
+    monkeypatch.setattr(careers, "_count_update", lambda count, snapshot: (read.append(snapshot.update_no),
+                                                                           counting(count, snapshot)))
+    for update in (2, 3):
+        await service.submit_order(game.id, user_id=ALICE, text=f"K(0,{update - 2})-(0,{update - 1})")
+        assert (await table.resolve(game.id)).resolved
+    assert (await service.profile(1, ALICE)).careers[0].updates_played == 3
+    assert read == [1, 2, 3]
+    await service.submit_order(game.id, user_id=ALICE, text="K(0,2)-(0,3)")
+    assert (await table.resolve(game.id)).resolved
+    read.clear()
+    assert (await service.profile(1, ALICE)).careers[0].updates_played == 4
+    assert read == [4]                                      # only the update resolved since
+    await service.rollback(game.id, to_update=2, actor=MODERATOR)
+    read.clear()
+    assert (await service.profile(1, ALICE)).careers[0].updates_played == 2
+    assert read == [1, 2]                                   # counted again: 3 and 4 were undone
