@@ -87,8 +87,10 @@ class CareersCog(commands.Cog, name="Careers"):
         return service_of(self.bot)
 
     def _public_url(self) -> str | None:
-        """``[web] public_url`` once the configuration has it (the viewer's address), else None."""
-        return getattr(getattr(self.bot, "config", None), "public_url", None)
+        """``[web] public_url`` (``config.web.public_url``: the viewer's address) where the
+        configuration has it, else None."""
+        web = getattr(getattr(self.bot, "config", None), "web", None)
+        return getattr(web, "public_url", None)
 
     @app_commands.command(name="profile", description="A member's ratings, careers and recent games (only you see it)")
     @app_commands.describe(player="whose profile (default: yours)",

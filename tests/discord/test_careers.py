@@ -111,3 +111,18 @@ async def test_a_moderator_rolls_back_a_finished_game_by_its_number_and_it_leave
     assert (await world.service.get_game(game.id)).status == "running"
     gone = (await world.bob.slash(world.lobby, "leaderboard")).response.content
     assert "no game of this server has ended with a verdict yet" in gone
+
+
+async def test_with_a_public_url_a_profile_links_each_recent_game_to_the_viewer(world, monkeypatch):
+    from types import SimpleNamespace
+
+    from cogs.careers import CareersCog
+
+    # the address is the configuration's [web] public_url (config.web.public_url), where it has one
+    cog = CareersCog(SimpleNamespace(config=SimpleNamespace(web=SimpleNamespace(public_url="https://x.example"))))
+    assert cog._public_url() == "https://x.example"
+    assert CareersCog(SimpleNamespace(config=SimpleNamespace()))._public_url() is None
+    game = await play(world, {world.alice: 30, world.bob: 20})
+    monkeypatch.setattr(CareersCog, "_public_url", lambda self: "https://skirmish.example")
+    text = (await world.bob.slash(world.lobby, "profile")).response.content
+    assert f" · [viewer](https://skirmish.example/games/{game.id})" in text
