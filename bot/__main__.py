@@ -8,6 +8,7 @@
     python -m bot run [--config PATH] [--shards A-B --shard-count N]
     python -m bot store copy FROM TO [--upgrade-source]
     python -m bot web [--config PATH] [--store-url URL] [--host H] [--port P]
+    python -m bot ratings [--store-url URL] [--family F]
 
 ``render`` draws a scenario's board (``--after``: the position after resolving the scenario's
 update, with its last moves; a board of areas, territory's, is drawn whole with its turn cycle,
@@ -40,6 +41,8 @@ that cannot be reached, a TO with data, a FROM newer than the code) exits with s
 ``web`` serves the web viewer (:mod:`bot.web`, docs/web.md) of every game in the store (the
 configuration's, or ``--store-url``), read only, on ``--host``/``--port`` (default: ``[web]``'s,
 127.0.0.1:8080); it prints ``viewer: URL`` once it answers and exits with status 0 on SIGINT or SIGTERM.
+``ratings`` prints each server's leaderboards, worked out from the stored games (docs/ratings.md):
+the database is ``--store-url``'s, else ``[store]`` of ``./config.toml`` (its default without one).
 
 Each subcommand is one ``_add_<name>`` function that registers its parser and its handler; the
 bot (``run``) and the offline session (``demo``) slot in the same way.
@@ -607,6 +610,60 @@ def _add_web(commands) -> None:
     web.add_argument("--host", metavar="H", help="the address to listen on (default: [web] host, 127.0.0.1)")
     web.add_argument("--port", type=_port, metavar="P", help="the port to listen on (default: [web] port, 8080)")
     web.set_defaults(run=_web)
+# ----------------------------------------------------------------------------- ratings
+def _ratings(args: argparse.Namespace) -> int:
+    """Print each server's leaderboards, worked out from the stored games (issue 42)."""
+    import asyncio
+
+    from bot.store import StoreError
+
+    store_url = args.store_url
+    if store_url is None:
+        from bot.config import ConfigError, load_config
+
+        try:
+            store_url = load_config().store_url
+        except ConfigError as exc:
+            raise CommandError(str(exc)) from None
+    try:
+        boards = asyncio.run(_leaderboards(store_url, args.family))
+    except StoreError as exc:
+        raise CommandError(str(exc)) from None
+    if not boards:
+        print(f"No {args.family + ' ' if args.family else ''}game has ended with a verdict yet: nobody is rated.")
+        return 0
+    for number, board in enumerate(boards):
+        if number:
+            print()
+        _print_utf8("\n".join(board.lines()) + "\n")
+    return 0
+
+
+async def _leaderboards(store_url: str, family: str | None):
+    from bot.service import Service
+    from bot.store import Store
+
+    store = await Store.open(store_url)
+    try:
+        return await Service(store).leaderboards(family=family)
+    finally:
+        await store.close()
+
+
+def _add_ratings(commands) -> None:
+    ratings = commands.add_parser(
+        "ratings", help="print each server's leaderboards (ratings from the games that ended at their verdict)",
+        description="Work out the ratings of every server from the stored games (openskill's Plackett-Luce, per "
+                    "server and game family, the games taken in the order they ended; docs/ratings.md) and print "
+                    "each server's leaderboard: the members who count, then the provisional ones (fewer than "
+                    "5 rated games), marked. Members who hid their profile are not shown. The same numbers as "
+                    "/leaderboard, however often it is run.")
+    ratings.add_argument("--store-url", type=_store_url, default=None, metavar="URL",
+                         help="the database: sqlite:///PATH (relative; sqlite:////PATH absolute) or "
+                              "postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE (default: [store] of ./config.toml)")
+    ratings.add_argument("--family", default=None, metavar="F",
+                         help="only this game family's leaderboards (arena, territory)")
+    ratings.set_defaults(run=_ratings)
 
 
 # ----------------------------------------------------------------------------- main
@@ -619,6 +676,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_replay(commands)
     _add_store(commands)
     _add_web(commands)
+    _add_ratings(commands)
     return parser
 
 

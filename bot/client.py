@@ -43,7 +43,7 @@ __all__ = ["SkirmishBot", "ShardedSkirmishBot", "make_bot", "COGS", "POSTS_EVENT
 log = logging.getLogger(__name__)
 
 #: the cog modules loaded at start-up, one per command group (ARCHITECTURE.md)
-COGS = ("cogs.play", "cogs.dm", "cogs.setup", "cogs.moderation", "cogs.notify")
+COGS = ("cogs.play", "cogs.dm", "cogs.setup", "cogs.moderation", "cogs.notify", "cogs.careers")
 
 #: the client event dispatched when the service has written posts to the outbox
 POSTS_EVENT = "skirmish_posts_waiting"

@@ -181,7 +181,8 @@ MOD_HELP_TEXT = """\
 `/game create|start|pause|resume|schedule|settings|end` the life of this channel's game; `/game export` posts its record
 `/mod lock` / `/mod unlock` freeze or reopen the order book of the open update
 `/mod resolve` ⚠ resolve the open update now; `/mod extend minutes` move the deadline later
-`/mod rollback update` ⚠ make the board after an earlier update current again
+`/mod rollback update [game]` ⚠ make the board after an earlier update current again (`game`: one that ended at \
+its verdict, which then runs again and leaves the ratings)
 `/mod place kind square [owner]`, `/mod remove square` ⚠, `/mod move origin target`, `/mod balance player amount` \
 edit the position (each edit is a new revision, announced in the channel)
 `/mod undo` ⚠ undo the last edit (again: the one before); never an update's resolution
@@ -280,19 +281,34 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
 
         await confirm(interaction, prepare, act)
 
+    async def _server_game(self, interaction: discord.Interaction, game_id: int):
+        """The game ``game_id`` if it is one of this server's (an ended one too)."""
+        try:
+            found = await self.service.get_game(game_id)
+        except NotFound:
+            found = None
+        if found is None or found.guild_id != interaction.guild_id:
+            raise NotFound(f"there is no game {game_id} on this server", hint="/games lists them")
+        return found
+
     @app_commands.command(name="rollback", description="Make the board after an earlier update current again")
     @app_commands.describe(update="the update to go back to (0: the empty board at the start)",
-                           reason="why (shown in the channel's announcement)")
+                           reason="why (shown in the channel's announcement)",
+                           game="a game of this server that ended at its verdict (default: this channel's game)")
     @moderator_only
     async def rollback(self, interaction: discord.Interaction, update: app_commands.Range[int, 0, 1_000_000],
-                       reason: Optional[app_commands.Range[str, 1, 300]] = None) -> None:
+                       reason: Optional[app_commands.Range[str, 1, 300]] = None,
+                       game: Optional[app_commands.Range[int, 1, 2**63 - 1]] = None) -> None:
         found: dict = {}
 
         async def prepare() -> str:
-            game = await game_for(interaction)
-            found["game"] = game
-            return (f"Roll **{game.name}** back to the board after update {update}? Later updates are undone "
-                    f"(kept in the history) and the pending orders for update {game.update_no} are cancelled.")
+            target = await self._server_game(interaction, game) if game is not None else await game_for(interaction)
+            found["game"] = target
+            if target.status == "ended":
+                return (f"Roll **{target.name}** back to the board after update {update}? It ended; it runs again "
+                        f"from there, and its result no longer counts in the ratings until it ends again.")
+            return (f"Roll **{target.name}** back to the board after update {update}? Later updates are undone "
+                    f"(kept in the history) and the pending orders for update {target.update_no} are cancelled.")
 
         async def act() -> str:
             game = await self.service.rollback(found["game"].id, to_update=update, actor=_moderator(interaction),

@@ -88,6 +88,8 @@ or zoomed on a team, a kingdom, a player's pieces, a viewport the picture names 
 `/rules` the rules of this game in short
 `/history` the board and the report of an earlier update
 `/event` the events in force and when the next one comes
+`/profile` your ratings, careers and recent games (`player`: someone else's; `hide:True` keeps you off leaderboards)
+`/leaderboard` this server's top 20 in a game family, and your rank
 A direct message to the bot is a **secret** order for your game: the channel only learns that you \
 ordered. Every answer of the bot to you is private."""
 

@@ -249,6 +249,26 @@ def test_the_same_seed_plays_the_same_arena_session(arena_runs):
     assert counts(one.stdout) == counts(two.stdout)
 
 
+def test_after_an_arena_demo_the_ratings_print_its_leaderboard(arena_runs):
+    """Issue 42: the demo's one game rates its eight players on server 1; one rated game is fewer
+    than a member needs to count, so every one is listed as provisional, the winner first. Both runs
+    of the same seed print the same numbers (ratings are a pure function of the stored games)."""
+    printed = []
+    for out, _ in arena_runs:
+        result = subprocess.run([sys.executable, "-m", "bot", "ratings", "--store-url",
+                                 f"sqlite:///{out / 'skirmish.sqlite3'}"], cwd=ROOT, capture_output=True,
+                                text=True, timeout=120, check=False)
+        assert result.returncode == 0, result.stdout + result.stderr
+        printed.append(result.stdout)
+    lines = printed[0].splitlines()
+    assert lines[0] == "Server 1, arena: 0 counted, 8 provisional (a member counts after 5 rated games)"
+    assert len(lines) == 9 and all(line.endswith(" (provisional)") for line in lines[1:])
+    assert re.search(r"^    \?\. \w+ \(user \d+\): -?\d+\.\d \(\d+\.\d ± \d\.\d\), 1 game, 1 won", lines[1])
+    assert sum(", 1 won" in line for line in lines[1:]) == len(summary_line(arena_runs[0][1].stdout, "end")
+                                                                   .split(" with ")[0].split(" and "))
+    assert printed[0] == printed[1]
+
+
 # ============================================================================ Megachess (issue 22)
 MEGA_PLAYERS, MEGA_UPDATES = 6, 6
 TEAMS = ("alabaster", "brushed metal")      # alabaster moves on odd updates (RULES 5.3)
@@ -293,6 +313,44 @@ def test_the_same_seed_plays_the_same_megachess_session(megachess_runs):
     assert text_posts(first / "posts") == text_posts(second / "posts")
     assert pictures(first / "posts") == pictures(second / "posts")
     assert counts(one.stdout) == counts(two.stdout)
+
+
+def test_the_careers_of_a_megachess_demo_add_up_to_its_stored_updates(megachess_runs):
+    """Issue 42: megachess has no verdict, so its players get careers: each member's updates played
+    are the updates with a resolved order of theirs, and the kings captured and armies taken of all
+    the members add up to the captured kings and the hand-overs of the stored reports (D61)."""
+    import asyncio
+    import json
+
+    from bot.service import Service
+    from bot.store import Store
+
+    out, _ = megachess_runs[0]
+    with sqlite3.connect(out / "skirmish.sqlite3") as db:
+        members = [row[0] for row in db.execute("SELECT user_id FROM players WHERE departure IS NULL "
+                                                "OR departure != 'left'")]
+        played = dict(db.execute("SELECT user_id, COUNT(DISTINCT update_no) FROM orders WHERE status = 'resolved' "
+                                 "GROUP BY user_id").fetchall())
+        reports = [json.loads(row[0]) for row in db.execute(
+            "SELECT report FROM snapshots WHERE reason = 'update' AND rolled_back = 0")]
+    entries = [entry for report in reports for entry in report["entries"]]
+    armies = sum(entry["type"] == "army" for entry in entries)
+    kings = sum(entry["type"] == "capture" and entry["data"]["kind"] == "king" for entry in entries)
+
+    async def careers():
+        store = await Store.open(out / "skirmish.sqlite3")
+        try:
+            service = Service(store)
+            return {member: (await service.profile(1, member)).careers for member in members}
+        finally:
+            await store.close()
+
+    found = asyncio.run(careers())
+    assert all(len(lines) == 1 and lines[0].family == "megachess" for lines in found.values())
+    assert {member: lines[0].updates_played for member, lines in found.items()} == \
+        {member: played.get(member, 0) for member in members}
+    assert sum(lines[0].armies_taken for lines in found.values()) == armies, (armies, kings)
+    assert sum(lines[0].kings_captured for lines in found.values()) == kings, (armies, kings)
 
 
 # ============================================================================ the families and their seats

@@ -13,7 +13,8 @@
 - :mod:`.notifications`: the game's notification role and the players' direct-message reminders;
 - :mod:`.suggestions`: the orders a player may send now, as they type them (autocomplete);
 - :mod:`.teams`: in a game of teams, the roster each team's private thread is kept to;
-- :mod:`.viewer`: the web viewer's reads: resolved updates, their tiles, squares and search.
+- :mod:`.viewer`: the web viewer's reads: resolved updates, their tiles, squares and search;
+- :mod:`.careers`: ratings per server and family, leaderboards, profiles, careers in endless games.
 
 Front ends (the cogs, the web viewer) import this package and nothing under it: what they need of
 the store or the engine is handed over here (:class:`~bot.store.Game`, the row a game is;
@@ -26,6 +27,7 @@ Each use case is one transaction under the game's lock, scoped by game id, and r
 
 from .actors import Moderator
 from .base import Clock, utc_now
+from .careers import Career, CareerCases, Leaderboard, Profile, Rating
 from .deliveries import DeliveryCases, PostTrouble
 from .errors import Conflict, InvalidInput, NotAllowed, NotFound, OrderRefused, ServiceError, WrongTime
 from bot.store import Game
@@ -51,9 +53,10 @@ __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowe
            "MemoryPublisher", "OutboxRelay", "WaitingForAccess", "PostTrouble", "NotificationPreferences",
            "AuditLine", "AuditPage", "Suggestion", "OrderDraft", "ORDER_FILE_LIMIT", "order_from_file",
            "require_order_file_size", "TeamRoster", "TeamThreads", "RecordError", "replay_record", "Game",
-           "playable_rulesets", "colour_choices", "ViewedGame", "ViewedUpdate"]
+           "playable_rulesets", "colour_choices", "ViewedGame", "ViewedUpdate", "Rating", "Leaderboard", "Profile",
+           "Career"]
 
 
 class Service(GameCases, OrderCases, UpdateCases, ModerationCases, OversightCases, ViewCases, DeliveryCases,
-              NotificationCases, SuggestionCases, TeamCases, RecordCases, ViewerCases):
+              NotificationCases, SuggestionCases, TeamCases, RecordCases, ViewerCases, CareerCases):
     """Every use case of Skirmish, over one :class:`~bot.store.Store`."""

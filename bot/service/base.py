@@ -151,6 +151,9 @@ class ServiceBase:
         self._order_queues: dict[int, list] = {}
         self._order_writers: dict[int, asyncio.Task] = {}
         self._order_contexts: dict[int, OrderContext] = {}
+        #: careers (issue 42): each (game, member)'s count of the stored updates, kept between
+        #: profiles and carried on from the last update counted (see .careers)
+        self._career_counts: OrderedDict = OrderedDict()
         #: set whenever a transaction wrote posts to the outbox; the publisher waits on it
         self.posts_waiting = asyncio.Event()
         #: called (besides setting ``posts_waiting``) after a transaction that wrote posts commits

@@ -32,7 +32,7 @@ from bot.store import Game
 from .actors import Moderator, require_moderator
 from .base import frozen, is_row_number, position_token, with_joiners
 from .claims import ClaimCases
-from .errors import InvalidInput, NotFound, WrongTime
+from .errors import Conflict, InvalidInput, NotFound, WrongTime
 from .faults import fault_point
 from .posts import update_posts
 from .render_pool import BoardPicture, RenderPool
@@ -496,12 +496,18 @@ class UpdateCases(ClaimCases, TimelapseCases):
 
     async def rollback(self, game_id: int, *, to_update: int, actor: Moderator, reason: str = "") -> Game:
         """Make update ``to_update``'s last revision current again. Later snapshots are kept, marked
-        rolled back; pending orders are cancelled (their players are told); nothing posted is deleted."""
+        rolled back; pending orders are cancelled (their players are told); nothing posted is deleted.
+        A game that ended at its verdict may be rolled back too (a win decided by a wrong update): it
+        runs again from there, and its result leaves the ratings until it ends again (issue 42)."""
         async with self._after_orders(game_id), self.lock_for(game_id):
             async with self.store.transaction() as q:
                 game = await self._game(q, game_id)
                 actor_id = require_moderator(actor, game.guild_id, "roll a game back")
-                self._require_live(game)
+                reopened = game.status == "ended"
+                if reopened:
+                    await self._require_reopenable(q, game)
+                else:
+                    self._require_live(game)
                 if game.claimed_by is not None:
                     raise WrongTime(f"update {game.update_no} is being resolved; roll back once it is posted")
                 if isinstance(to_update, bool) or not isinstance(to_update, int) or not 0 <= to_update < game.snapshot_update:
@@ -520,11 +526,14 @@ class UpdateCases(ClaimCases, TimelapseCases):
                                      f"Send an order for update {to_update + 1}.", recipient=order.user_id)
                 changes = {"update_no": to_update + 1, "snapshot_update": to_update,
                            "snapshot_revision": target.revision, "locked": False}
+                if reopened:
+                    changes["status"] = "running"
+                    await q.forget_game_result(game.id)
                 changes.update(self._deadlines(game, self.schedule(game), now))
                 await q.update_game(game.id, **changes)
                 await q.audit(game_id=game.id, actor=actor_id, action="rollback",
                               detail={"to": to_update, "from": game.snapshot_update, "snapshots_undone": undone,
-                                      "reason": reason[:500]}, at=now)
+                                      "reason": reason[:500], **({"reopened": True} if reopened else {})}, at=now)
                 self._forget_state(game.id)
                 game = await q.game(game.id)
                 state = serialize.loads(target.state)
@@ -532,6 +541,8 @@ class UpdateCases(ClaimCases, TimelapseCases):
                 board = await asyncio.to_thread(render_board, self.ruleset(game), state,
                                                 palette=self.settings(game).palette)
                 why = f" ({reason[:500]})" if reason else ""
+                if reopened:
+                    why += "; the game had ended and runs again: its result no longer counts"
                 await self._post(q, game, to_update, "announcement",
                                  f"A moderator rolled **{game.name}** back to the board after update {to_update}"
                                  f"{why}. Orders are open for update {to_update + 1}; orders sent for later updates "
@@ -539,6 +550,17 @@ class UpdateCases(ClaimCases, TimelapseCases):
                                  board.png, "board.png")
         self._schedule_changed(game.id)
         return game
+
+    async def _require_reopenable(self, q, game: Game) -> None:
+        """An ended game may be rolled back only if it ended at its verdict (a moderator's end
+        stands) and its channel has no other live game now (one live game a channel)."""
+        if game.snapshot_update is None or not self.variant(game).verdict(await self._snapshot_state(q, game)).over:
+            raise WrongTime(f"game {game.id} ({game.name}) was ended by a moderator, not by its verdict, and "
+                            f"cannot be rolled back")
+        others = [other for other in await q.games(channel_id=game.channel_id) if other.id != game.id]
+        if others:
+            raise Conflict(f"game {game.id} ({game.name}) cannot run again here: game {others[0].id} "
+                           f"({others[0].name}) is live in its channel", hint="end that game first")
 
     # ------------------------------------------------------------------ history
     async def history(self, game_id: int, update_no: int) -> HistoryEntry:

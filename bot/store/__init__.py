@@ -8,7 +8,7 @@ Only :mod:`bot.service` uses it. See docs/store.md.
 
 from .database import SCHEMA_VERSION, IntegrityError, Store, StoreError, StoreUnavailable
 from .queries import Queries
-from .records import AuditEntry, Game, OrderRow, PlayerRow, Post, Snapshot
+from .records import AuditEntry, Game, GameResult, OrderRow, PlayerRow, Post, Snapshot
 
 __all__ = ["Store", "StoreError", "StoreUnavailable", "IntegrityError", "SCHEMA_VERSION", "Queries", "Game",
-           "PlayerRow", "OrderRow", "Snapshot", "Post", "AuditEntry"]
+           "PlayerRow", "OrderRow", "Snapshot", "Post", "AuditEntry", "GameResult"]

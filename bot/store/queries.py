@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 from bot.shards import SNOWFLAKE_LOW_BITS
 
 from .portable import fold_case
-from .records import (AuditEntry, Game, OrderRow, PlayerRow, Post, ServiceRow, Snapshot, from_millis, to_millis,
-                      to_text, to_time)
+from .records import (AuditEntry, Game, GameResult, OrderRow, PlayerRow, Post, ServiceRow, Snapshot, from_millis,
+                      to_millis, to_text, to_time)
 
 if TYPE_CHECKING:
     from bot.shards import Shards
@@ -750,6 +750,83 @@ class Queries:
         rows = await self._all("SELECT * FROM audit WHERE game_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
                                (game_id, limit, offset))
         return [_audit(r) for r in rows], total
+
+
+    # ------------------------------------------------------------------ careers (issue 42)
+    async def game_results(self, guild_id: int | None = None) -> list[GameResult]:
+        """The results kept for ended games (a cache: see bot/service/careers.py), of one server or
+        of every one, in the order ratings take them: by the time the game ended, then its id."""
+        sql = "SELECT * FROM game_results"
+        params: tuple = ()
+        if guild_id is not None:
+            sql += " WHERE guild_id = ?"
+            params = (guild_id,)
+        return [_result(row) for row in await self._all(sql + " ORDER BY ended_at, game_id", params)]
+
+    async def keep_game_result(self, result: GameResult) -> None:
+        places = json.dumps([list(place) for place in result.places])
+        await self._write(
+            "INSERT INTO game_results (game_id, snapshot_update, snapshot_revision, guild_id, family, rated, ended_at,"
+            " places) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            " snapshot_update = excluded.snapshot_update, snapshot_revision = excluded.snapshot_revision,"
+            " guild_id = excluded.guild_id, family = excluded.family, rated = excluded.rated,"
+            " ended_at = excluded.ended_at, places = excluded.places",
+            (result.game_id, result.snapshot_update, result.snapshot_revision, result.guild_id, result.family,
+             int(result.rated), to_text(result.ended_at), places))
+
+    async def forget_game_result(self, game_id: int) -> None:
+        await self._write("DELETE FROM game_results WHERE game_id = ?", (game_id,))
+
+    async def rated_families(self, guild_id: int) -> list[str]:
+        """The game families of the server's kept results that rated someone, by name."""
+        rows = await self._all("SELECT DISTINCT family FROM game_results WHERE guild_id = ? AND rated = 1"
+                               " ORDER BY family", (guild_id,))
+        return [row[0] for row in rows]
+
+    async def resolved_order_counts(self, game_id: int) -> dict[int, int]:
+        """How many orders each member of the game sent that an update resolved, by user id."""
+        rows = await self._all("SELECT user_id, COUNT(*) FROM orders WHERE game_id = ? AND status = 'resolved'"
+                               " GROUP BY user_id", (game_id,))
+        return {row[0]: row[1] for row in rows}
+
+    async def games_played_by(self, user_id: int, guild_id: int, limit: int = 10) -> list[Game]:
+        """The games of one server the member played or plays (any seat they held), newest first."""
+        rows = await self._all("SELECT DISTINCT games.* FROM games JOIN players ON players.game_id = games.id"
+                               " WHERE players.user_id = ? AND games.guild_id = ? ORDER BY games.id DESC LIMIT ?",
+                               (user_id, guild_id, limit))
+        return [_game(row) for row in rows]
+
+    async def resolved_keys(self, game_id: int) -> list[tuple[int, int]]:
+        """``(update_no, revision)`` of the revision the engine last resolved of every update (not
+        rolled back), in update order: the stored updates a career is counted from."""
+        rows = await self._all("SELECT update_no, MAX(revision) FROM snapshots WHERE game_id = ? AND rolled_back = 0"
+                               " AND reason = 'update' GROUP BY update_no ORDER BY update_no", (game_id,))
+        return [(row[0], row[1]) for row in rows]
+
+    async def member_names(self, guild_id: int) -> dict[int, str]:
+        """Each member's name in the last game of the server they took a seat in (the newest row)."""
+        rows = await self._all("SELECT players.user_id, players.name FROM players"
+                               " JOIN games ON games.id = players.game_id"
+                               " WHERE games.guild_id = ? ORDER BY games.id, players.joined_at", (guild_id,))
+        return {row[0]: row[1] for row in rows}
+
+    async def hidden_members(self, guild_id: int) -> set[int]:
+        """The members of a server who keep off its leaderboards."""
+        rows = await self._all("SELECT user_id FROM profiles WHERE guild_id = ? AND hidden = 1", (guild_id,))
+        return {row[0] for row in rows}
+
+    async def set_hidden(self, guild_id: int, user_id: int, hidden: bool) -> None:
+        await self._write("INSERT INTO profiles (guild_id, user_id, hidden) VALUES (?, ?, ?)"
+                          " ON CONFLICT (guild_id, user_id) DO UPDATE SET hidden = excluded.hidden",
+                          (guild_id, user_id, int(hidden)))
+
+
+def _result(row) -> GameResult:
+    return GameResult(game_id=row["game_id"], snapshot_update=row["snapshot_update"],
+                      snapshot_revision=row["snapshot_revision"], guild_id=row["guild_id"], family=row["family"],
+                      rated=bool(row["rated"]), ended_at=to_time(row["ended_at"]),
+                      places=tuple((str(seat), int(user), int(place), float(weight))
+                                   for seat, user, place, weight in json.loads(row["places"])))
 
 
 def _audit(row) -> AuditEntry:

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-__all__ = ["Game", "PlayerRow", "OrderRow", "Snapshot", "Post", "AuditEntry", "ServiceRow", "to_text", "to_time",
-           "to_millis", "from_millis", "GAME_STATUSES", "ORDER_STATUSES", "ORDER_SOURCES", "LIVE_ORDER_STATUSES", "POST_STATES"]
+__all__ = ["Game", "PlayerRow", "OrderRow", "Snapshot", "Post", "AuditEntry", "ServiceRow", "GameResult", "to_text",
+           "to_time", "to_millis", "from_millis", "GAME_STATUSES", "ORDER_STATUSES", "ORDER_SOURCES",
+           "LIVE_ORDER_STATUSES", "POST_STATES"]
 
 GAME_STATUSES = ("setup", "running", "paused", "ended")
 ORDER_STATUSES = ("pending", "superseded", "cancelled", "locked", "resolved", "refused")
@@ -162,3 +163,21 @@ class ServiceRow:
     pid: int
     started_at: datetime
     heartbeat_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """An ended game's result as its final snapshot ``(snapshot_update, snapshot_revision)`` says
+    it (issue 42, a cache of what the stored game says): ``rated`` when it ended at its verdict;
+    ``places`` ``(seat, user id, place, weight)``: the seat is the player's name in the game (a seat
+    handed to a substitute has several members), the place 1 first, equal places tied, the weight the
+    member's share of the seat's play; ``ended_at`` the final snapshot's time."""
+
+    game_id: int
+    snapshot_update: int
+    snapshot_revision: int
+    guild_id: int
+    family: str
+    rated: bool
+    ended_at: datetime
+    places: tuple[tuple[str, int, int, float], ...]

@@ -15,7 +15,7 @@ from bot.scheduler import GameScheduler
 from bot.service import Moderator
 
 PLAYER_COMMANDS = {"join", "move", "orders", "cancel", "board", "health", "pieces", "rules", "history", "event",
-                   "help", "notify", "games", "leave"}
+                   "help", "notify", "games", "leave", "profile", "leaderboard"}
 #: offered in servers only, refused at run time to anyone but a moderator (cogs/moderation.py)
 MODERATOR_COMMANDS = {f"game {name}" for name in ("create", "start", "pause", "resume", "schedule", "settings", "end", "export")} | {
     f"mod {name}" for name in ("lock", "unlock", "resolve", "rollback", "extend", "place", "remove", "move", "balance",
@@ -29,7 +29,8 @@ async def test_setup_hook_wires_everything_and_close_undoes_it(tmp_path):
     async with simcord.run(bot) as env:
         assert path.exists()
         assert bot.service is not None and bot.service.store is bot.store
-        assert set(bot.cogs) == {"Play", "Direct messages", "Game setup", "Moderation", "Notifications"} and set(bot.extensions) == set(COGS)
+        assert set(bot.cogs) == {"Play", "Direct messages", "Game setup", "Moderation", "Notifications",
+                                 "Careers"} and set(bot.extensions) == set(COGS)
         assert isinstance(bot.scheduler, GameScheduler)
         assert bot.service.on_schedule_change == bot.scheduler.reschedule
         assert bot.service.on_posts_waiting is not None
@@ -41,7 +42,8 @@ async def test_setup_hook_wires_everything_and_close_undoes_it(tmp_path):
             guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
         assert set(member.available_commands(channel)) == PLAYER_COMMANDS       # /game and /mod: Manage Server
         assert set(admin.available_commands(channel)) == PLAYER_COMMANDS | MODERATOR_COMMANDS
-        assert set(member.user.available_commands()) == PLAYER_COMMANDS - {"join", "notify", "games"}
+        assert set(member.user.available_commands()) == PLAYER_COMMANDS - {"join", "notify", "games", "profile",
+                                                                            "leaderboard"}
         game = await bot.service.create_game(guild_id=guild.id, channel_id=channel.id, actor=Moderator(user_id=1, guild_id=guild.id), seed=1)
         await bot.service.start_game(game.id, actor=Moderator(user_id=1, guild_id=guild.id))
         await env.settle()

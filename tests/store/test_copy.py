@@ -3,8 +3,9 @@ bot/store/copy.py): SQLite to PostgreSQL and back, losing nothing, all or nothin
 
 The source is a small community played through the service: three games (neisg and megachess) with
 players (one kicked), orders of every status, snapshots (with edits), posts with attachments (boards,
-reports, a timelapse GIF), some delivered, audit rows, timelapse frames, team threads. Every test
-copies that file (or a copy of it); the rows are compared table by table, every column, every row.
+reports, a timelapse GIF), some delivered, audit rows, timelapse frames, team threads, an ended game's
+result and a member's profile (issue 42). Every test copies that file (or a copy of it); the rows are
+compared table by table, every column, every row.
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ async def play_a_community(path: Path) -> None:
         assert (await service.resolve_if_due(ended.id, 2, force=True)).resolved
         await service.kick(ended.id, actor=MOD, user_id=CLEO, reason="away")
         await service.end_game(ended.id, actor=MOD, reason="over")                    # the timelapse GIF
+        assert await service.ratings() == {}                     # its result kept (not rated: a moderator's end)
+        await service.set_profile_hidden(1, BOB, True)                                # a profile (issue 42)
         relay = OutboxRelay(service, MemoryPublisher())
         delivered = await relay.deliver_due()                                        # some posts sent
         assert delivered > 0

@@ -280,6 +280,41 @@ async def test_audit(store):
                                                                                    T0 + timedelta(minutes=1))
 
 
+async def test_careers(store):
+    from bot.store import GameResult
+
+    game_id = await new_game(store)
+    async with write(store) as q:
+        await q.insert_player(game_id=game_id, user_id=BIG_ID, name="Émile", colour="Red", joined_at=T0,
+                              joined_update=0)
+        await q.insert_player(game_id=game_id, user_id=2, name="Bob", colour="Blue", joined_at=T0, joined_update=0)
+        await q.update_game(game_id, status="ended", update_no=2, snapshot_update=1, snapshot_revision=0)
+        for user_id, status in ((BIG_ID, "resolved"), (BIG_ID, "resolved"), (2, "resolved"), (2, "refused")):
+            await q.insert_order(game_id=game_id, update_no=1, user_id=user_id, text="K(0,0)", canonical="K(0,0)",
+                                 source="channel", submitted_at=T0, status=status)
+        result = GameResult(game_id, 1, 0, BIG_ID, "arena", True, T0 + timedelta(hours=1),
+                            (("Bob", 2, 2, 1.0), ("Émile", BIG_ID, 1, 0.5)))
+        await q.keep_game_result(result)
+        await q.keep_game_result(result)                    # kept again: replaced, not doubled
+        await q.set_hidden(BIG_ID, 2, True)
+        await q.set_hidden(BIG_ID, BIG_ID, True)
+        await q.set_hidden(BIG_ID, BIG_ID, False)
+    async with read(store) as q:
+        assert await q.game_results() == [result]
+        assert await q.game_results(BIG_ID) == [result] and await q.game_results(1) == []
+        assert await q.rated_families(BIG_ID) == ["arena"] and await q.rated_families(1) == []
+        assert await q.resolved_order_counts(game_id) == {BIG_ID: 2, 2: 1}
+        assert await q.resolved_keys(game_id) == []
+        assert [g.id for g in await q.games_played_by(BIG_ID, BIG_ID)] == [game_id]
+        assert await q.games_played_by(BIG_ID, 1) == []
+        assert await q.hidden_members(BIG_ID) == {2}
+        assert await q.member_names(BIG_ID) == {BIG_ID: "Émile", 2: "Bob"} and await q.member_names(1) == {}
+    async with write(store) as q:
+        await q.forget_game_result(game_id)
+    async with read(store) as q:
+        assert await q.game_results() == []
+
+
 def test_every_query_is_called_above():
     queries = {name for name, member in inspect.getmembers(Queries, inspect.iscoroutinefunction)
                if not name.startswith("_")}

@@ -358,6 +358,27 @@ class Variant(ABC):
     def standings(self, state: GameState) -> list[Standing]:
         """Every player in the game, ranked."""
 
+    def places(self, state: GameState) -> dict[str, int]:
+        """Where each player of a finished game placed (1 is first; equal numbers tie), for ratings:
+        the winners share first place (every player still ranked, when drawn); the others follow in
+        the order of the standings; players the standings leave out (resigned, eliminated) share
+        the last place. Empty while the game goes on (the verdict is not over)."""
+        verdict = self.verdict(state)
+        if not verdict.over:
+            return {}
+        ranked = [standing.name for standing in self.standings(state)]
+        first = set(verdict.winners) if verdict.winners else set(ranked)
+        places = {name: 1 for name in ranked if name in first}
+        for name in ranked:
+            if name not in places:
+                places[name] = len(places) + 1
+        for name in verdict.winners:            # a winner the standings do not list still won
+            places.setdefault(name, 1)
+        last = len(places) + 1
+        for name in sorted(state.players):
+            places.setdefault(name, last)
+        return places
+
     def standing_lines(self, state: GameState) -> list[str]:
         """The standings as text lines, one a player (the health board's text)."""
         return self.standings_panel(state).lines
