@@ -50,9 +50,9 @@ from ..engine.state import GameState
 from ..engine.variants import VariantUnavailable, variant_for
 from ..engine.variants.base import BoardAdditions, Fading, Kingdom, Mark
 from .palette import NEUTRAL_RGB, PALETTES, colour_names, contrast_edge, player_rgb
-from .glyphs import draw_text, text_box, text_mask
-from .png import fast_png
-from .sprites import bold_font, draw_piece, font, legend_entries
+from .paint.glyphs import draw_text, text_box, text_mask
+from .paint.png import fast_png
+from .paint.sprites import bold_font, draw_piece, font, legend_entries
 
 __all__ = ["render_board", "paint_board", "plan_board", "Overview", "Painted", "Rendered", "BoardLayout", "Label", "Inset", "Focus", "focus_region", "additions_of",
            "default_viewports", "is_viewport_name", "MAX_SIDE", "MAX_BYTES", "MIN_SCALE", "MAX_SCALE", "VIEWPORT_SIDE",

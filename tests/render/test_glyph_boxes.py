@@ -10,10 +10,11 @@ import random
 import pytest
 from PIL import Image
 
-from bot.render import board, glyphs
+from bot.render import board
+from bot.render.paint import glyphs
 from bot.render.board import viewport_name
-from bot.render.glyphs import LIGATURES, SIMPLE, text_box, text_mask
-from bot.render.sprites import bold_font, font
+from bot.render.paint.glyphs import LIGATURES, SIMPLE, text_box, text_mask
+from bot.render.paint.sprites import bold_font, font
 
 CHARS = sorted(SIMPLE)
 

@@ -18,9 +18,9 @@ from bot.engine.state import GameState
 from bot.render.board import (_MAX_GRID, VIEWPORT_SIDE, _InRegion, _middle_rise, _occupied_viewports, _player_rgb,
                               _PlayerColours, _spans, _text_mask, _text_size, _upright_text_mask, _viewport_grid,
                               paint_board, viewport_name)
-from bot.render.glyphs import draw_text
+from bot.render.paint.glyphs import draw_text
 from bot.render.palette import colour_names, player_rgb
-from bot.render.sprites import bold_font, font
+from bot.render.paint.sprites import bold_font, font
 
 RULES = load_preset("neisg")
 
