@@ -33,7 +33,8 @@ from bot.engine.variants.base import TeamTotal
 
 # the board's owner -> tones rule, so that a swatch always matches the player's pieces on the board
 # (a colour name the palette does not know gets the same spare colour in both images)
-from .board import Rendered, _PlayerColours
+from .paint.layout import Rendered
+from .scene.colours import PlayerColours as _PlayerColours
 from .paint.glyphs import draw_text, text_length, text_mask
 from .paint.png import fast_png
 from .palette import PALETTES, contrast_edge
