@@ -9,6 +9,7 @@ largest scale that fits: the axis labels, the title and the legend.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -237,6 +238,25 @@ class _Squares:
 
 
 # ----------------------------------------------------------------------------- the picture
+@dataclass(frozen=True)
+class _Frame:
+    """A board picture's geometry: the side of a square, the label step, the board's top-left corner,
+    the picture's size, the legend, the labels' and the title's faces and room."""
+
+    s: int
+    step: int
+    left: int
+    top: int
+    width: int
+    height: int
+    legend: Legend
+    label_face: object
+    title_face: object
+    y_label_width: int
+    x_label_height: int
+    title_height: int
+
+
 class BoardPainter:
     """The board picture of a scene: its squares at the largest scale up to :data:`MAX_SCALE` that
     fits :data:`MAX_SIDE` with the legend (or at ``scale``, an inset's), axis labels on four sides
@@ -255,7 +275,7 @@ class BoardPainter:
         down = (MAX_SIDE - title_room) // self.ny
         return min(MAX_SCALE, across, down)
 
-    def _frame(self) -> dict | None:
+    def _frame(self) -> _Frame | None:
         """The picture's geometry: the scale, the board's corner, the labels' room, the legend."""
         scene = self.scene
         legend = Legend(scene.legend, MAX_SIDE - 120, MAX_SCALE)
@@ -286,27 +306,27 @@ class BoardPainter:
             width, height = size(s)
         if scene.inset is not None:     # its title names it and its squares: room for it all
             width = max(width, left + text_size(title_face, scene.title)[0] + 12)
-        return dict(s=s, step=step, left=left, top=top, width=width, height=height, legend=legend, label_face=label_face,
-                    title_face=title_face, y_label_width=y_label_width, x_label_height=x_label_height,
-                    title_height=title_height)
+        return _Frame(s=s, step=step, left=left, top=top, width=width, height=height, legend=legend, label_face=label_face,
+                      title_face=title_face, y_label_width=y_label_width, x_label_height=x_label_height,
+                      title_height=title_height)
 
     def paint(self) -> tuple[Image.Image | None, BoardLayout | None]:
         frame = self._frame()
         if frame is None:
             return None, None
-        scene, s, left, top = self.scene, frame["s"], frame["left"], frame["top"]
+        scene, s, left, top = self.scene, frame.s, frame.left, frame.top
         board_w, board_h = self.nx * s, self.ny * s
-        image = Image.new("RGB", (frame["width"], frame["height"]), BACKGROUND)
+        image = Image.new("RGB", (frame.width, frame.height), BACKGROUND)
         draw = ImageDraw.Draw(image)
         squares, drawn_marks, drawn_fading = _Squares(scene, s, None).paint()
         image.paste(squares, (left, top))
         draw.rectangle((left - 1, top - 1, left + board_w, top + board_h), outline=TEXT)
         labels = self._labels(draw, frame)
         title = scene.title
-        if text_size(frame["title_face"], title)[0] > frame["width"] - left - 8:
+        if text_size(frame.title_face, title)[0] > frame.width - left - 8:
             title = scene.short_title
-        draw.text((left, 10), title, font=frame["title_face"], fill=TEXT)
-        paint_legend(draw, frame["legend"], (left + board_w + frame["y_label_width"] + 12, frame["title_height"]))
+        draw.text((left, 10), title, font=frame.title_face, fill=TEXT)
+        paint_legend(draw, frame.legend, (left + board_w + frame.y_label_width + 12, frame.title_height))
         shift = lambda box: (box[0] + left, box[1] + top, box[2] + left, box[3] + top)  # noqa: E731
         layout = BoardLayout(region=scene.region, scale=s, overview=False, board_box=(left, top, left + board_w, top + board_h),
                              labels=tuple(labels), marks=tuple((mark, shift(box)) for mark, box in drawn_marks),
@@ -320,12 +340,12 @@ class BoardPainter:
         widest = max(text_size(face, str(x0))[0], text_size(face, str(x1))[0], text_size(face, "-0")[0])
         return next((step for step in self.scene.label_steps if step * s >= widest + 6), self.scene.label_steps[-1])
 
-    def _labels(self, draw: ImageDraw.ImageDraw, frame: dict) -> list[Label]:
+    def _labels(self, draw: ImageDraw.ImageDraw, frame: _Frame) -> list[Label]:
         """The axis labels on all four sides: x above and below, y left and right."""
-        s, left, top, face = frame["s"], frame["left"], frame["top"], frame["label_face"]
+        s, left, top, face = frame.s, frame.left, frame.top, frame.label_face
         x0, y0, x1, y1 = self.scene.region
-        step = frame["step"]
-        half_height, half_width = frame["x_label_height"] // 2, frame["y_label_width"] // 2
+        step = frame.step
+        half_height, half_width = frame.x_label_height // 2, frame.y_label_width // 2
         labels: list[Label] = []
         for label in self.scene.columns:
             if label.value % step:
