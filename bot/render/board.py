@@ -16,14 +16,15 @@ overview (:class:`~bot.render.scene.overview.Overview`, :func:`~bot.render.paint
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from ..engine.model import Square
 from ..engine.ruleset import Ruleset
 from ..engine.state import GameState
 from ..engine.variants.base import BoardAdditions
 from .palette import PALETTES
-from .paint.board import BoardPainter, paint_squares
+from .paint import board as board_painter
+from .paint.board import BoardPainter
 from .paint.insets import paint_insets
 from .paint.layout import BoardLayout, Inset, Label, Painted, Rendered
 from .paint.overview import paint_overview
@@ -35,6 +36,9 @@ from .scene.limits import INSET_FROM, MAX_BYTES, MAX_INSETS, MAX_SCALE, MAX_SIDE
 from .scene.overview import Overview
 from .scene.region import (VIEWPORT_WORD, Focus, additions_of, choose_region, default_viewports, focus_region,
                            framed_region, is_viewport_name, state_label)
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 __all__ = ["render_board", "paint_board", "plan_board", "paint_planned", "scene_of", "Overview", "Painted", "Rendered",
            "BoardLayout", "BoardScene", "Label", "Inset", "Focus", "focus_region", "framed_region", "additions_of",
@@ -97,10 +101,7 @@ def plan_board(ruleset: Ruleset, state: GameState, *, region: Region | None = No
     board = BoardRead(state)
     chosen = choose_region(state, bounds, region, center, radius, additions, board)
     colours = PlayerColours(state, palette)
-    if last_moves is None:
-        moves = [(m.origin, m.target, False) for m in state.moved_last_update]
-    else:
-        moves = [(tuple(a) if a is not None else None, tuple(b), bool(c)) for a, b, c in last_moves]
+    moves = _moves(state, last_moves)
     image = layout = None
     within = InRegion(state, chosen, board)        # the region's pieces and grid, for the insets and the overview
     if framed:
@@ -132,9 +133,44 @@ def scene_of(ruleset: Ruleset, state: GameState, region: Region, *, palette: str
     bounds = state.board.bounds or ruleset.bounds_for(len(state.players))
     if additions is None:
         additions = additions_of(ruleset, state)
-    if last_moves is None:
-        moves = [(m.origin, m.target, False) for m in state.moved_last_update]
-    else:
-        moves = [(tuple(a) if a is not None else None, tuple(b), bool(c)) for a, b, c in last_moves]
+    moves = _moves(state, last_moves)
     return board_scene(ruleset, state, choose_region(state, bounds, region, None, None, additions), bounds,
                        PlayerColours(state, palette), moves, frozenset(), additions)
+
+
+def paint_squares(ruleset: Ruleset, state: GameState, region: Region, scale: int, *, palette: str = "default",
+                  last_moves: Iterable[tuple[Square | None, Square, bool]] | None = None,
+                  highlight: Iterable[Square] = (), additions: BoardAdditions | None = None) -> "Image.Image":
+    """Exactly the squares of ``region`` at ``scale`` pixels a square, with no title, labels, legend
+    or margin, for a caller that lays pictures side by side (the web viewer's tiles): the squares of
+    a scene holding ``region``, a square more on every side and both ends of every last move whose
+    arrow crosses it, painted as a window of that scene
+    (:func:`bot.render.paint.board.paint_squares`). So the lines on the region's edges, the edges of
+    kingdoms and the arrows passing over it are those of the larger board, and neighbouring regions
+    join up: the same pixels as those squares of the PNG board at that scale."""
+    if palette not in PALETTES:
+        raise ValueError(f"unknown palette {palette!r}: choose one of {', '.join(PALETTES)}")
+    if scale < 1:
+        raise ValueError(f"the scale is a whole number of pixels a square from 1, not {scale!r}")
+    bounds = state.board.bounds or ruleset.bounds_for(len(state.players))
+    if additions is None:
+        additions = additions_of(ruleset, state)
+    window = choose_region(state, bounds, region, None, None, additions)
+    x0, y0, x1, y1 = window
+    moves = _moves(state, last_moves)
+    xs, ys = [x0 - 1, x1 + 1], [y0 - 1, y1 + 1]
+    for origin, target, _ in moves:
+        if origin is not None and not (max(origin[0], target[0]) < x0 - 1 or min(origin[0], target[0]) > x1 + 1
+                                       or max(origin[1], target[1]) < y0 - 1 or min(origin[1], target[1]) > y1 + 1):
+            xs += [origin[0], target[0]]
+            ys += [origin[1], target[1]]
+    scene = board_scene(ruleset, state, (min(xs), min(ys), max(xs), max(ys)), bounds, PlayerColours(state, palette),
+                        moves, frozenset(tuple(s) for s in highlight), additions)
+    return board_painter.paint_squares(scene, scale, window)
+
+
+def _moves(state: GameState, last_moves) -> list[tuple[Square | None, Square, bool]]:
+    """The last update's moves as (origin, target, captured): ``last_moves``, or the state's memory."""
+    if last_moves is None:
+        return [(m.origin, m.target, False) for m in state.moved_last_update]
+    return [(tuple(a) if a is not None else None, tuple(b), bool(c)) for a, b, c in last_moves]

@@ -156,3 +156,26 @@ def test_paint_squares_refuses_a_window_outside_the_scene():
     ruleset, state = _game([("Holo", "K", (0, 0), {})])
     with pytest.raises(ValueError, match="not inside the scene's region"):
         paint_squares(scene_of(ruleset, state, (0, 0, 4, 4)), 20, (3, 3, 6, 6))
+
+
+@pytest.mark.parametrize("side", [3, 4])
+def test_regions_painted_apart_and_laid_side_by_side_are_the_png_board(side):
+    """``bot.render.board.paint_squares`` (the web viewer's tiles): each region painted alone, from
+    the state, is those squares of the PNG board: its edges' lines, a kingdom's edge along it and
+    the arrows passing over it with both ends outside. (Not at the PNG board's own edge, where the
+    board draws no line and no kingdom's edge: the tiles cover its squares but the outer ring.)"""
+    from bot.render.board import paint_squares as paint_region
+
+    ruleset, state = _game([("Holo", "K", (0, 0), {"check": "fresh"}), ("Aidan", "Q", (6, 5), {"check": "capturable"}),
+                            ("Aidan", "B", (-3, 6), {})])
+    additions = BoardAdditions(kingdoms=(Kingdom("Aidan", "red", (5, 4), 3),), marks=(Mark((2, 4), "new", "N", "+N"),))
+    moves = [((-3, -3), (6, 5), True), ((-3, 6), (7, -3), False), ((0, 4), (0, 0), False)]
+    region = (-4, -4, 8, 7)
+    rendered = render_board(ruleset, state, region=region, last_moves=moves, additions=additions)
+    image = Image.open(io.BytesIO(rendered.png)).convert("RGB")
+    layout, s = rendered.layout, int(rendered.layout.scale)
+    for window in _tiles((-3, -3, 7, 6), side):
+        left, top, _, _ = layout.box((window[0], window[3]))
+        _, _, right, bottom = layout.box((window[2], window[1]))
+        painted = paint_region(ruleset, state, window, s, last_moves=moves, additions=additions)
+        assert painted.tobytes() == image.crop((left, top, right, bottom)).tobytes(), window
