@@ -31,8 +31,8 @@ from bot.engine.ruleset import PieceKind, Ruleset
 from bot.engine.vocabulary import ABILITIES
 
 from .board import Rendered
-from .sprites import bold_font, draw_piece
-from .sprites import font as regular_font
+from .paint.sprites import bold_font, draw_piece
+from .paint.sprites import font as regular_font
 
 __all__ = ["SquareMark", "RideLine", "Diagram", "Card", "SheetLayout", "movement_diagram",
            "render_piece_sheet", "MIN_RADIUS", "MARK_STYLES"]

@@ -33,11 +33,12 @@ from bot.engine.variants.base import TeamTotal
 
 # the board's owner -> tones rule, so that a swatch always matches the player's pieces on the board
 # (a colour name the palette does not know gets the same spare colour in both images)
-from .board import Rendered, _PlayerColours
-from .glyphs import draw_text, text_length, text_mask
-from .png import fast_png
+from .paint.layout import Rendered
+from .scene.colours import PlayerColours as _PlayerColours
+from .paint.glyphs import draw_text, text_length, text_mask
+from .paint.png import fast_png
 from .palette import PALETTES, contrast_edge
-from .sprites import bold_font, font as regular_font
+from .paint.sprites import bold_font, font as regular_font
 
 __all__ = ["HealthRow", "EventRow", "TeamRow", "HealthLayout", "render_health_board", "health_board_png", "shown_rows",
            "standings_lines", "MAX_SIDE"]

@@ -47,7 +47,7 @@ from ..engine.variants import VariantUnavailable, variant_for
 from ..engine.variants.base import Area, BoardAdditions, CycleSlot, Holding, Verdict
 from .board import Label, Rendered
 from .palette import NEUTRAL_RGB, PALETTES, colour_names, contrast_edge, player_rgb
-from .sprites import bold_font, draw_piece, font
+from .paint.sprites import bold_font, draw_piece, font
 
 __all__ = ["render_territory", "has_areas", "TerritoryLayout", "DrawnArea", "DrawnSlot", "DrawnHolding", "Chip",
            "Arrow", "ARROW_STYLES", "WIDTH"]

@@ -30,7 +30,7 @@ from bot.engine.ruleset import Ruleset
 
 from .board import framed_region, render_board, state_label
 from .palette import RGB, load_colours
-from .sprites import bold_font, font
+from .paint.sprites import bold_font, font
 
 __all__ = ["render_timelapse", "timelapse_region", "frame_label", "state_extent", "region_of", "render_frame",
            "assemble_timelapse", "players_colours_in", "Extent", "MAX_SIDE", "MAX_BYTES", "FRAME_MS", "LAST_FRAME_MS"]

@@ -48,6 +48,7 @@ from bot.engine.state import GameState
 from bot.engine.variants import StandingsPanel
 from bot.engine.variants.base import PanelEvent, PanelOut, PanelRow, TeamTotal
 from bot.render.board import Overview, Painted, Rendered, plan_board
+from bot.render.paint.overview import paint_overview
 from bot.render.healthboard import health_board_png, keep_pictures
 
 __all__ = ["RenderPool", "HealthBoard", "BoardPicture", "IN_PARALLEL_FROM", "OVERVIEW_IN_PARALLEL_FROM"]
@@ -155,7 +156,7 @@ def _overview_drawn(call: bytes) -> Rendered:
     region). With the collector paused, as :func:`_drawn`."""
     gc.disable()
     try:
-        return Overview.unpack(call).paint().encode()
+        return paint_overview(Overview.unpack(call)).encode()
     finally:
         gc.enable()
 
@@ -211,7 +212,7 @@ class BoardPicture:
                             type(exc).__name__, exc)
                 if isinstance(exc, BrokenExecutor) and self._pool is not None:
                     self._pool.discard("overview")
-                self._rendered = self._overview.paint().encode()
+                self._rendered = paint_overview(self._overview).encode()
         return self._rendered
 
 
@@ -273,17 +274,17 @@ class RenderPool:
         if isinstance(planned, Painted):
             return BoardPicture(planned.encode())
         if planned.count < OVERVIEW_IN_PARALLEL_FROM:
-            return BoardPicture(planned.paint().encode())
+            return BoardPicture(paint_overview(planned).encode())
         try:
             call = planned.pack()
         except OverflowError:           # coordinates beyond 64 bits: no array holds them, drawn here
-            return BoardPicture(planned.paint().encode())
+            return BoardPicture(paint_overview(planned).encode())
         try:
             future = self._started("overview").submit(_overview_drawn, call)
         except Exception as exc:        # a broken pool refuses new work: draw here, start afresh next time
             log.warning("the overview's worker is unavailable (%s: %s)", type(exc).__name__, exc)
             self.discard("overview")
-            return BoardPicture(planned.paint().encode())
+            return BoardPicture(paint_overview(planned).encode())
         return BoardPicture(None, planned, future, self)
 
     def discard(self, worker: str = "health") -> None:

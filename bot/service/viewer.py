@@ -4,7 +4,7 @@ Secrecy: everything here is read from the stored snapshots of resolved updates (
 their public report). No order, pending or resolved, no private report and no direct message is
 ever read: the viewer cannot show what it never has.
 
-Pictures are tiles (:mod:`bot.render.tiles`) addressed by game, update, revision, zoom and tile: a
+Pictures are tiles (:mod:`bot.render.paint.tiles`) addressed by game, update, revision, zoom and tile: a
 revision never changes once written, so a tile's bytes are the same forever and are kept in a
 bounded cache; the states behind them are kept for the few updates being looked at.
 """
@@ -22,8 +22,8 @@ from bot.engine.validation import legal_destinations
 from bot.render.board import Focus, additions_of, focus_region
 from bot.render.healthboard import standings_lines
 from bot.render.palette import player_rgb
-from bot.render.tiles import Frame, TileIndex, frame_of, tile_png
-from bot.render.sprites import legend_entries
+from bot.render.paint.tiles import Frame, TileIndex, frame_of, tile_png
+from bot.render.paint.sprites import legend_entries
 
 from .base import ServiceBase, is_row_number
 from .errors import InvalidInput, NotFound

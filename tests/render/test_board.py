@@ -14,7 +14,8 @@ from bot.engine.model import Player
 from bot.engine.ruleset import load_preset, preset_names
 from bot.engine.scenario import load_scenario
 from bot.engine.state import ActiveEvent, GameState, LastMove
-from bot.render.board import MAX_BYTES, MAX_SIDE, MIN_SCALE, BoardLayout, _PlayerColours, render_board, viewport_name
+from bot.render.board import MAX_BYTES, MAX_SIDE, MIN_SCALE, BoardLayout, render_board, viewport_name
+from bot.render.scene.colours import PlayerColours
 from bot.render.palette import colour_names, player_rgb
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*/*.toml"))
@@ -50,7 +51,7 @@ def _check_centres(ruleset, state, rendered, palette="default", skip=()) -> int:
         if len(here) != 1 or here[0].owner is None or here[0].disabled:
             continue
         # a colour name the palette does not know (megachess's "Steel") gets a spare colour, as drawn
-        tones = _PlayerColours(state, palette).of(here[0].owner)
+        tones = PlayerColours(state, palette).of(here[0].owner)
         # two tones split left | right: the centre pixel is in the right half
         assert image.getpixel(_centre(layout, square)) == tones[-1], f"{kind.name} on {square}"
         checked += 1

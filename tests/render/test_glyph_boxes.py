@@ -1,7 +1,7 @@
-"""Issue 25: a text's box and coverage worked out from the kept glyphs (bot/render/glyphs.py
+"""Issue 25: a text's box and coverage worked out from the kept glyphs (bot/render/paint/glyphs.py
 ``text_box``, ``text_mask``) are the ones Pillow gives by shaping and rasterizing the text again
 (``getbbox``, ``getmask2``), whatever the face met before, and the overview's sizes of its labels
-(``board._mask_size``) are those of the masks it draws."""
+(``paint.text.mask_size``) are those of the masks it draws."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ import random
 import pytest
 from PIL import Image
 
-from bot.render import board, glyphs
+from bot.render.paint import glyphs
+from bot.render.paint import text as board_text
 from bot.render.board import viewport_name
-from bot.render.glyphs import LIGATURES, SIMPLE, text_box, text_mask
-from bot.render.sprites import bold_font, font
+from bot.render.paint.glyphs import LIGATURES, SIMPLE, text_box, text_mask
+from bot.render.paint.sprites import bold_font, font
 
 CHARS = sorted(SIMPLE)
 
@@ -117,4 +118,4 @@ def test_a_text_s_mask_with_its_box_given_is_the_same():
 def test_the_overview_s_label_sizes_are_those_of_the_masks_it_draws():
     for text in overview_labels(100, 2) + ["A1", "ZZ999", "0..0", "-1..-1"]:
         for size, bold in ((11, False), (11, True), (12, True), (13, True)):
-            assert board._mask_size(text, size, bold) == board._text_mask.__wrapped__(text, size, bold).size, text
+            assert board_text.mask_size(text, size, bold) == board_text.mask_of.__wrapped__(text, size, bold).size, text

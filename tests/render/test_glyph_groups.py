@@ -15,9 +15,9 @@ import random
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.render import glyphs
-from bot.render.glyphs import LIGATURES, SIMPLE, draw_text
-from bot.render.sprites import bold_font, font
+from bot.render.paint import glyphs
+from bot.render.paint.glyphs import LIGATURES, SIMPLE, draw_text
+from bot.render.paint.sprites import bold_font, font
 
 BACKGROUND = (238, 234, 226)
 INK = (180, 20, 30)

@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from bot.render import glyphs, healthboard
-from bot.render.glyphs import SIMPLE, text_length
-from bot.render.sprites import bold_font, font
+from bot.render import healthboard
+from bot.render.paint import glyphs
+from bot.render.paint.glyphs import SIMPLE, text_length
+from bot.render.paint.sprites import bold_font, font
 
 CHARS = sorted(SIMPLE)
 

@@ -22,7 +22,8 @@ from bot.engine.model import Player
 from bot.engine.ruleset import load_preset
 from bot.engine.state import GameState
 from bot.engine.variants import variant_for
-from bot.render import glyphs, healthboard
+from bot.render import healthboard
+from bot.render.paint import glyphs
 from bot.render.healthboard import render_health_board
 
 COLOURS = ["Red", "Blue/Coral", "Green/Gold", "Teal", "Crimson/Yellow", "Purple", "Mint/Fuchsia", "Lime/Amber",

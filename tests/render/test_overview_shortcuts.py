@@ -15,12 +15,14 @@ from PIL import Image, ImageDraw
 from bot.engine.model import Player
 from bot.engine.ruleset import load_preset
 from bot.engine.state import GameState
-from bot.render.board import (_MAX_GRID, VIEWPORT_SIDE, _InRegion, _middle_rise, _occupied_viewports, _player_rgb,
-                              _PlayerColours, _spans, _text_mask, _text_size, _upright_text_mask, _viewport_grid,
-                              paint_board, viewport_name)
-from bot.render.glyphs import draw_text
+from bot.render.board import paint_board
+from bot.render.paint.text import mask_of, middle_rise, text_size, upright_mask
+from bot.render.scene.colours import PlayerColours, _player_rgb
+from bot.render.scene.grid import InRegion, _spans, occupied_viewports, viewport_grid, viewport_name
+from bot.render.scene.limits import MAX_GRID, VIEWPORT_SIDE
+from bot.render.paint.glyphs import draw_text
 from bot.render.palette import colour_names, player_rgb
-from bot.render.sprites import bold_font, font
+from bot.render.paint.sprites import bold_font, font
 
 RULES = load_preset("neisg")
 
@@ -50,7 +52,7 @@ def _plain_pieces(state: GameState, region):
                                     (5_000_000, 0, 5_000_010, 10)])
 def test_the_region_s_pieces_are_those_a_plain_filter_finds(region):
     state = _scattered(3_000, 4_000, seed=1)
-    within = _InRegion(state, region)
+    within = InRegion(state, region)
     plain = _plain_pieces(state, region)
     assert within.pieces == plain
     assert within.each == ([p.square[0] for p in plain], [p.square[1] for p in plain])
@@ -62,7 +64,7 @@ def test_the_region_s_pieces_are_those_a_plain_filter_finds(region):
     board.replace(replace(pieces[0], square=(region[2] + 1, region[3] + 1)))
     board.replace(replace(pieces[-1], square=(region[0], region[1])))
     changed = replace(state, board=board)
-    assert _InRegion(changed, region).pieces == _plain_pieces(changed, region)
+    assert InRegion(changed, region).pieces == _plain_pieces(changed, region)
 
 
 def _plain_grid(xs, ys, region):
@@ -73,7 +75,7 @@ def _plain_grid(xs, ys, region):
         gap = max(6, side // 6)
         columns = _spans(xs, x0, x1, side, gap) if xs else [(x0, min(x1, x0 + side - 1))]
         rows = _spans(ys, y0, y1, side, gap) if ys else [(y0, min(y1, y0 + side - 1))]
-        if len(columns) <= _MAX_GRID and len(rows) <= _MAX_GRID:
+        if len(columns) <= MAX_GRID and len(rows) <= MAX_GRID:
             return columns, rows
         side *= 2
 
@@ -86,14 +88,14 @@ def test_the_grid_passing_over_sides_is_the_grid_trying_each(seed):
     xs = sorted({rng.randint(-spread, spread) for _ in range(count)})
     ys = sorted({rng.randint(0, spread) for _ in range(count // 2)})
     region = (-spread - 2, -2, spread + 2, spread + 2)
-    assert _viewport_grid((), region, xs, ys) == _plain_grid(xs, ys, region)
+    assert viewport_grid((), region, xs, ys) == _plain_grid(xs, ys, region)
 
 
 @pytest.mark.parametrize("count, spread", [(40, 300), (300, 5_000), (2_000, 100_000), (5, 50), (13, 3_000)])
 def test_the_occupied_viewports_and_the_inset_search_agree_with_every_piece_looked_at(count, spread):
     state = _scattered(count, spread, seed=count)
     region = (-spread - 2, -spread - 2, spread + 2, spread + 2)
-    within = _InRegion(state, region)
+    within = InRegion(state, region)
     columns, rows = within.grid
     plain = Counter()
     for piece in state.board:
@@ -104,9 +106,9 @@ def test_the_occupied_viewports_and_the_inset_search_agree_with_every_piece_look
     assert within.cells == dict(plain)
     named = {viewport_name(c, r): (columns[c][0], rows[r][0], columns[c][1], rows[r][1])
              for c, r in sorted(plain, key=lambda cr: (-cr[1], cr[0]))}
-    assert _occupied_viewports(state, region) == named
+    assert occupied_viewports(state, region) == named
     for at_most in (0, 1, 2, 5, 12, 40):
-        found = _occupied_viewports(state, region, at_most=at_most, within=_InRegion(state, region))
+        found = occupied_viewports(state, region, at_most=at_most, within=InRegion(state, region))
         assert found == (named if len(named) <= at_most else None)
 
 
@@ -143,7 +145,7 @@ def test_a_dot_shared_by_several_squares_shows_the_owner_of_most_and_a_tie_the_f
     painted = _overview(state)
     layout, image = painted.layout, painted.image
     assert len({_dot(layout, s) for _, _, s in most}) == 1 and len({_dot(layout, s) for _, _, s in tie}) == 1
-    colours = _PlayerColours(state, "default")
+    colours = PlayerColours(state, "default")
     assert image.getpixel(_dot(layout, most[0][2])) == colours.of("Bob")[0]
     assert image.getpixel(_dot(layout, tie[0][2])) == colours.of("Amy")[0]       # Amy before Bob, met second
 
@@ -158,7 +160,7 @@ def test_a_dot_overlaps_the_one_before_it_in_the_order_the_pieces_are_met(first)
     layout, image = painted.layout, painted.image
     bob, amy = _dot(layout, squares["Bob"]), _dot(layout, squares["Amy"])
     assert amy[0] == bob[0] + 1 and amy[1] == bob[1]          # Bob's dot is two pixels wide: they share one
-    colours = _PlayerColours(state, "default")
+    colours = PlayerColours(state, "default")
     assert image.getpixel(amy) == colours.of(order[1])[0]      # the later one drawn over the earlier
     assert image.getpixel(bob) == colours.of("Bob")[0]
 
@@ -178,10 +180,10 @@ def test_text_sizes_kept_are_the_font_s_own():
     for face in (font(11), font(13), bold_font(13), bold_font(15)):
         for text in ("-99863..-99857", "1..9", "AA100", "WW", "-0123456789", "Zed (Red)"):
             box = face.getbbox(text)
-            assert _text_size(face, text) == (box[2] - box[0], box[3] - box[1])
+            assert text_size(face, text) == (box[2] - box[0], box[3] - box[1])
     # the overview measures its coordinates by their masks, which it then draws
     for text in ("-99863..-99857", "1..9", "1498..1561", "0..0"):
-        assert _text_mask(text, 11, False).size == _text_size(font(11), text)
+        assert mask_of(text, 11, False).size == text_size(font(11), text)
 
 
 @pytest.mark.parametrize("size", [11, 13, 14, 18])
@@ -195,7 +197,7 @@ def test_legend_texts_from_glyphs_are_the_pixels_pillow_draws_at_the_middle_anch
         plain = Image.new("RGB", (400, 40), (250, 250, 247))
         ImageDraw.Draw(plain).text((5, 20), text, font=face, fill=(25, 25, 25), anchor="lm")
         cached = Image.new("RGB", (400, 40), (250, 250, 247))
-        draw_text(ImageDraw.Draw(cached), (5, 20 - _middle_rise(face)), text, face, (25, 25, 25))
+        draw_text(ImageDraw.Draw(cached), (5, 20 - middle_rise(face)), text, face, (25, 25, 25))
         assert cached.tobytes() == plain.tobytes(), text
 
 
@@ -212,13 +214,13 @@ def test_player_colours_kept_are_the_palette_s_own():
 def test_upright_text_kept_is_the_text_turned():
     for text in ("-99863..-99857", "0..63", "1498..1561"):
         for bold in (False, True):
-            turned = _text_mask(text, 11, bold).rotate(90, expand=True)
-            kept = _upright_text_mask(text, 11, bold)
+            turned = mask_of(text, 11, bold).rotate(90, expand=True)
+            kept = upright_mask(text, 11, bold)
             assert kept.size == turned.size and kept.tobytes() == turned.tobytes()
 
 
 def _pillow_mask(text: str, size: int, bold: bool) -> Image.Image:
-    """The tight mask as Pillow draws it centred on its box's middle (how _text_mask made it before)."""
+    """The tight mask as Pillow draws it centred on its box's middle (how mask_of made it before)."""
     face = bold_font(size) if bold else font(size)
     left, top, right, bottom = face.getbbox(text, anchor="mm")
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
@@ -235,5 +237,5 @@ def test_text_masks_from_glyphs_are_the_pixels_pillow_draws_centred():
     for size in (8, 11, 12, 13, 16, 22, 40):
         for bold in (False, True):
             for text in names + ranges + others:
-                kept, plain = _text_mask.__wrapped__(text, size, bold), _pillow_mask(text, size, bold)
+                kept, plain = mask_of.__wrapped__(text, size, bold), _pillow_mask(text, size, bold)
                 assert kept.size == plain.size and kept.tobytes() == plain.tobytes(), (text, size, bold)

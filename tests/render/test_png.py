@@ -8,7 +8,7 @@ from io import BytesIO
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.render.png import BAND, fast_png
+from bot.render.paint.png import BAND, fast_png
 
 
 def picture(mode: str, size=(301, 117)) -> Image.Image:

@@ -9,7 +9,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from bot.engine.ruleset import load_preset, preset_names
 from bot.render.palette import player_rgb
-from bot.render.sprites import STANDARD_GLYPHS, draw_piece, legend_entries, sprite_style
+from bot.render.paint.sprites import STANDARD_GLYPHS, draw_piece, legend_entries, sprite_style
 
 BACKGROUND = (240, 217, 181)
 SIZES = (16, 24, 32, 48, 64)

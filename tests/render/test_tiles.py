@@ -1,4 +1,4 @@
-"""The web viewer's tiles (bot.render.tiles): the PNG board's own pixels, bounded pictures."""
+"""The web viewer's tiles (bot.render.paint.tiles): the PNG board's own pixels, bounded pictures."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from PIL import Image, ImageChops
 from bot.engine.runner import run_scenario
 from bot.engine.scenario import load_scenario
 from bot.render.board import paint_board, paint_squares
-from bot.render.tiles import TILE, Frame, frame_of, tile_png
+from bot.render.paint.tiles import TILE, Frame, frame_of, tile_png
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -66,7 +66,7 @@ def test_dots_show_each_piece_in_its_owner_colour():
     frame = Frame(left=-2048, top=2047, k=12)   # 1/16 of a pixel a square at zoom 0
     tile = Image.open(io.BytesIO(tile_png(ruleset, state, frame=frame, zoom=0, tile=(0, 0)))).convert("RGB")
     colours = {tile.getpixel((px, py)) for px in range(120, 136) for py in range(120, 136)}
-    from bot.render.board import _PlayerColours
+    from bot.render.scene.colours import PlayerColours as _PlayerColours
     owners = {piece.owner for piece in state.board}
     tones = {tone for owner in owners for tone in (_PlayerColours(state, "default").of(owner) or ())}
     assert tones & colours

@@ -21,8 +21,9 @@ from bot.engine.ruleset import load_preset
 from bot.engine.state import GameState, PowerUp
 from bot.engine.variants import variant_for
 from bot.engine.variants.base import BoardAdditions, Fading, Kingdom, Mark
-from bot.render.board import MAX_INSETS, Focus, _PlayerColours, focus_region, render_board
+from bot.render.board import MAX_INSETS, Focus, focus_region, render_board
 from bot.render.healthboard import render_health_board, shown_rows, standings_lines
+from bot.render.scene.colours import PlayerColours
 
 ARENA = load_preset("arena")
 MEGA = load_preset("megachess")
@@ -125,7 +126,7 @@ def test_a_mark_under_a_piece_is_drawn_in_the_corner_and_the_piece_stays_visible
     square = rendered.layout.box((0, 8))
     assert (square[0] + square[2]) / 2 <= box[0] < box[2] <= square[2] and (square[1] + square[3]) / 2 <= box[1] < box[3] <= square[3]
     centre = ((square[0] + square[2]) // 2, (square[1] + square[3]) // 2)
-    assert _image(rendered).getpixel(centre) == _PlayerColours(state, "default").of("Bob")[-1]
+    assert _image(rendered).getpixel(centre) == PlayerColours(state, "default").of("Bob")[-1]
 
 
 def test_any_mark_kind_draws_generically_with_its_label_and_words():
@@ -208,7 +209,7 @@ def test_the_board_draws_each_kingdom_in_its_owner_s_colour_light_enough_for_the
     assert [(k.owner, k.centre, k.radius) for k in layout.kingdoms] == [("Ann", (0, 0), 16), ("Bob", (30, 6), 16)]
     inside = layout.kingdom_squares("Ann")
     assert (16, 0) in inside and (0, -16) in inside and (17, 0) not in inside and (12, 12) not in inside
-    purple = _PlayerColours(state, "default").of("Ann")[0]
+    purple = PlayerColours(state, "default").of("Ann")[0]
     # a dark square inside, away from the edge: tinted toward purple; the same colour of square outside is not
     tinted = image.getpixel(tuple(c + 3 for c in layout.box((2, 2))[:2]))
     plain = image.getpixel(tuple(c + 3 for c in layout.box((-16, -16))[:2]))

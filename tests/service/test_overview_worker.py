@@ -19,6 +19,7 @@ from bot.engine.ruleset import load_preset
 from bot.engine.state import GameState
 from bot.engine.variants.base import BoardAdditions, Mark
 from bot.render.board import Overview, Painted, plan_board, render_board
+from bot.render.paint.overview import paint_overview
 from bot.render.palette import colour_names
 from bot.service.render_pool import _overview_drawn
 
@@ -140,7 +141,7 @@ def test_the_boards_reach_every_part_of_the_overview():
     near = planned["cells nearly in detail"]
     assert near.detailed and len(near.detailed) == near.count      # sent along, none drawn in detail:
     columns, rows = near.grid
-    cell = near.paint().layout.cell
+    cell = paint_overview(near).layout.cell
     assert all(cell / (b - a + 1) < 12 for a, b in columns) or all(cell / (b - a + 1) < 12 for a, b in rows)
     assert planned["King of the Hill's squares"].hills
     assert None in planned["a crowd: neutral pieces, two tones, unknown colours"].owner_names

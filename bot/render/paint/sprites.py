@@ -26,8 +26,8 @@ from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
-from ..engine.ruleset import PieceKind, Ruleset
-from .palette import NEUTRAL_RGB, contrast_edge, relative_luminance
+from ...engine.ruleset import PieceKind, Ruleset
+from ..palette import NEUTRAL_RGB, contrast_edge, relative_luminance
 
 __all__ = ["draw_piece", "legend_entries", "font", "bold_font", "FONT_DIR", "STANDARD_GLYPHS",
            "sprite_style"]
@@ -35,7 +35,7 @@ __all__ = ["draw_piece", "legend_entries", "font", "bold_font", "FONT_DIR", "STA
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
 
-FONT_DIR = Path(__file__).resolve().parents[2] / "assets" / "fonts"
+FONT_DIR = Path(__file__).resolve().parents[3] / "assets" / "fonts"
 
 #: Kind name -> (solid glyph, outline glyph) of DejaVu Sans.
 STANDARD_GLYPHS = {

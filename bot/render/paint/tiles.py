@@ -11,8 +11,8 @@ tiles a side and a square is ``2**(8 + z - k)`` pixels wide: a whole number from
   pixels or more) and each piece a dot in its owner's colour (two tones: the left half in the first),
   at least :data:`MIN_DOT` pixels so one piece on a large board stays visible.
 
-This module is the only place that draws tiles: when the painter of scenes replaces ``board.py``'s,
-``tile_png`` is the one function to point at it.
+This module is the only place that draws tiles; its squares come from the board's scene and painter
+(:func:`bot.render.board.paint_squares`, docs/rendering.md "What a second painter needs").
 """
 
 from __future__ import annotations
@@ -25,12 +25,13 @@ from typing import Iterable
 
 from PIL import Image, ImageDraw
 
-from ..engine.model import Square
-from ..engine.ruleset import Ruleset
-from ..engine.state import GameState
-from ..engine.variants.base import BoardAdditions
-from .board import _DARK, _LIGHT, _OUTSIDE_DARK, _OUTSIDE_LIGHT, _PlayerColours, paint_squares
-from .palette import NEUTRAL_RGB
+from ...engine.model import Square
+from ...engine.ruleset import Ruleset
+from ...engine.state import GameState
+from ...engine.variants.base import BoardAdditions
+from ..board import paint_squares
+from ..palette import NEUTRAL_RGB
+from ..scene.colours import DARK, LIGHT, OUTSIDE_DARK, OUTSIDE_LIGHT, PlayerColours
 
 __all__ = ["TILE", "PAINTED_FROM", "MIN_DOT", "MAX_SQUARE_PIXELS", "Frame", "TileIndex", "frame_of", "tile_png"]
 
@@ -43,8 +44,8 @@ MIN_ZOOMS = 4               # every board has zoom levels 0 to at least 4 (INTER
 DETAIL_PIXELS = 64          # pixels a square the deepest zoom reaches on any board
 _MARGIN = 2                 # squares around the pieces of a board without bounds
 _BUCKET = 6                 # the tile index's cells are 2**_BUCKET squares a side
-_FIELD = tuple((a + b) // 2 for a, b in zip(_LIGHT, _DARK))
-_FIELD_OUTSIDE = tuple((a + b) // 2 for a, b in zip(_OUTSIDE_LIGHT, _OUTSIDE_DARK))
+_FIELD = tuple((a + b) // 2 for a, b in zip(LIGHT, DARK))
+_FIELD_OUTSIDE = tuple((a + b) // 2 for a, b in zip(OUTSIDE_LIGHT, OUTSIDE_DARK))
 
 Region = tuple[int, int, int, int]
 
@@ -118,7 +119,7 @@ class TileIndex:
 
     def __init__(self, state: GameState, palette: str) -> None:
         self.state = state
-        self.colours = _PlayerColours(state, palette)
+        self.colours = PlayerColours(state, palette)
 
     @cached_property
     def cells(self) -> dict[tuple[int, int], list[tuple[int, int, tuple]]]:
@@ -207,11 +208,11 @@ def _dots(ruleset, state, region, pixels, palette, index) -> Image.Image:
             for x in range(x0 + ((x0 + y) % 2), x1 + 1, 2):
                 outside = bounds is not None and not (bx0 <= x <= bx1 and by0 <= y <= by1)
                 draw.rectangle((px(x), py(y), px(x) + s - 1, py(y) + s - 1),
-                               fill=_OUTSIDE_DARK if outside else _DARK)
+                               fill=OUTSIDE_DARK if outside else DARK)
             if bounds is not None:
                 for x in range(x0 + ((x0 + y + 1) % 2), x1 + 1, 2):
                     if not (bx0 <= x <= bx1 and by0 <= y <= by1):
-                        draw.rectangle((px(x), py(y), px(x) + s - 1, py(y) + s - 1), fill=_OUTSIDE_LIGHT)
+                        draw.rectangle((px(x), py(y), px(x) + s - 1, py(y) + s - 1), fill=OUTSIDE_LIGHT)
     index = index or TileIndex(state, palette)
     dot = max(MIN_DOT, int(pixels))
     core = image.im
