@@ -148,7 +148,7 @@ def _render(args: argparse.Namespace) -> int:
         if (args.after or args.health or args.region or args.center or args.radius is not None or args.focus
                 or args.caller):
             raise CommandError("--pieces takes only RULESET and --out")
-        from bot.render.diagrams import render_piece_sheet
+        from bot.render.paint.pieces import render_piece_sheet
 
         _write(args.out, render_piece_sheet(_load_ruleset(args.pieces)).png)
         return 0

@@ -41,7 +41,7 @@ RULE_NAMES = {
 ALLOWED = {
     # the piece sheet prints the currency's name ("cost 3 health") for any ruleset file, playable or
     # not: `python -m bot render --pieces megachess` draws a ruleset that has no variant yet
-    ("bot/render/diagrams.py", "ruleset.economy.currency"),
+    ("bot/render/scene/pieces.py", "ruleset.economy.currency"),
 }
 
 

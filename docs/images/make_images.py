@@ -191,7 +191,7 @@ def health_board_game():
 
 def health_board_and_piece_sheet() -> dict:
     """healthboard.png (the neisg health board) and pieces-neisg.png (the neisg piece sheet)."""
-    from bot.render.diagrams import render_piece_sheet
+    from bot.render.paint.pieces import render_piece_sheet
 
     return {
         "healthboard.png": lambda: _health(*health_board_game()),
@@ -324,7 +324,7 @@ def territory_game():
 
 def territory() -> dict:
     """board-territory.png, board-territory-colourblind.png and pieces-territory.png."""
-    from bot.render.diagrams import render_piece_sheet
+    from bot.render.paint.pieces import render_piece_sheet
     from bot.render.territory import render_territory
 
     def board(palette: str) -> bytes:

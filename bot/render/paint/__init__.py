@@ -1,0 +1,1 @@
+"""Painters: a scene turned into pixels."""

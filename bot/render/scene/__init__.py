@@ -1,0 +1,1 @@
+"""Scenes: what each picture shows, as plain frozen values (no Pillow)."""
