@@ -189,7 +189,8 @@ def _render(args: argparse.Namespace) -> int:
 
     if args.health:
         from bot.engine.variants import VariantUnavailable, variant_for
-        from bot.render.healthboard import render_health_board, standings_lines
+        from bot.render.paint.health import render_health_board
+        from bot.render.scene.health import standings_lines
 
         try:
             variant = variant_for(scenario.ruleset)

@@ -201,7 +201,7 @@ def health_board_and_piece_sheet() -> dict:
 
 def _health(ruleset, state, caller=None) -> bytes:
     from bot.engine.variants import variant_for
-    from bot.render.healthboard import render_health_board
+    from bot.render.paint.health import render_health_board
 
     variant = variant_for(ruleset)
     return render_health_board(variant.standings_panel(state), state, game_title=variant.title, caller=caller).png

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from bot.render import glyphs, healthboard
+from bot.render import glyphs
+from bot.render.paint import health as healthboard
 from bot.render.glyphs import SIMPLE, text_length
 from bot.render.sprites import bold_font, font
 
