@@ -203,7 +203,8 @@ def _render(args: argparse.Namespace) -> int:
         _print_utf8("".join(line + "\n" for line in standings_lines(panel, args.caller)))
         return 0
 
-    from bot.render.territory import has_areas, render_territory
+    from bot.render.paint.territory import render_territory
+    from bot.render.scene.territory import has_areas
 
     if has_areas(scenario.ruleset, state):      # a board of areas (territory): drawn whole, with its panels
         if region is not None or center is not None or args.focus is not None:

@@ -325,7 +325,7 @@ def territory_game():
 def territory() -> dict:
     """board-territory.png, board-territory-colourblind.png and pieces-territory.png."""
     from bot.render.paint.pieces import render_piece_sheet
-    from bot.render.territory import render_territory
+    from bot.render.paint.territory import render_territory
 
     def board(palette: str) -> bytes:
         ruleset, state, report = territory_game()
