@@ -1,6 +1,7 @@
-"""The territory picture (bot/render/territory.py, issue 24 item 2, RULES 5.4.2): the board with its
-areas, the pieces, the last action, the cycle with the current slot outlined, both reserves, the draft
-area and the bag, as its layout says and as the pixels show."""
+"""The territory picture (bot/render/scene/territory.py, bot/render/paint/territory.py; issue 24
+item 2, RULES 5.4.2): the board with its areas, the pieces, the last action, the cycle with the
+current slot outlined, both reserves, the draft area and the bag, as its layout says and as the
+pixels show."""
 
 from __future__ import annotations
 
