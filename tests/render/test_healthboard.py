@@ -336,7 +336,8 @@ def test_the_scene_says_what_the_board_announces(neisg):
     assert [event.name for event in scene.events] == ["Harvest"] and "left (ends in update" in scene.events[0].status
     assert scene.no_event == "" and scene.draws_events
     empty = _scene(neisg, GameState.build(neisg, [], [], update=1))
-    assert empty.entries == () and empty.empty == "No player has joined yet." and empty.no_event == "No event is active."
+    assert empty.entries == () and empty.empty == "No player has joined yet."
+    assert empty.no_event == "No event is active."
     assert empty.subtitle.endswith("before update 1")
     painted = _render(neisg, _game(neisg, update=20, events=events)).layout
     assert painted.subtitle == scene.subtitle and painted.lines == [row.line for row in scene.rows]

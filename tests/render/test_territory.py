@@ -307,7 +307,8 @@ def test_the_turn_cycle_the_heading_and_the_marks_are_decided_in_the_scene(turn_
     assert [look.piece.square for look in scene.pieces if look.copy] == [(-2, -5)]
     assert "Mirror copy" in [item.words for item in scene.legend]
     ann = next(look for look in scene.holdings if look.holding.owner == "Ann")
-    assert ann.title == "Ann (Red)" and ann.detail.startswith("reserve ") and ann.swatch == player_rgb("Red", "default")[0]
+    assert ann.title == "Ann (Red)" and ann.detail.startswith("reserve ")
+    assert ann.swatch == player_rgb("Red", "default")[0]
     draft = next(look for look in scene.holdings if look.holding.owner is None)
     assert draft.title == "Draft area" and draft.swatch is None
     assert [chip.kind_letter for chip in draft.chips] == sorted(chip.kind_letter for chip in draft.chips)

@@ -21,9 +21,10 @@ from bot.engine.ruleset import PieceKind, Ruleset
 from bot.engine.model import format_amount
 
 from ..board import Rendered
-from ..scene.pieces import Diagram, PieceCard, PieceSheet, piece_sheet
+from ..scene.pieces import NOBODYS_TONES, Diagram, PieceCard, PieceSheet, piece_sheet
 from ..sprites import bold_font, draw_piece
 from ..sprites import font as regular_font
+from .shapes import arrowhead
 
 __all__ = ["Card", "SheetLayout", "paint_piece_sheet", "render_piece_sheet", "BOTH_RGB", "MOVE_RGB", "CAPTURE_RGB"]
 
@@ -43,8 +44,6 @@ CARD_EDGE = (150, 140, 125)
 SHEET_BG = (226, 222, 214)
 TEXT_RGB = (20, 20, 24)
 MUTED_RGB = (85, 85, 95)
-#: Pieces on the sheet are drawn in a neutral white, as a chess diagram would.
-SHEET_PIECE_FILL = ((246, 246, 246),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,16 +114,6 @@ def _line_rgb(move: bool, capture: bool) -> tuple[int, int, int]:
     return MOVE_RGB if move else CAPTURE_RGB
 
 
-def _arrowhead(draw: ImageDraw.ImageDraw, tip: tuple[float, float], direction: tuple[float, float],
-               size: float, rgb) -> None:
-    ux, uy = direction
-    norm = math.hypot(ux, uy) or 1.0
-    ux, uy = ux / norm, uy / norm
-    bx, by = tip[0] - ux * size, tip[1] - uy * size
-    px, py = -uy * size * 0.55, ux * size * 0.55
-    draw.polygon([tip, (bx + px, by + py), (bx - px, by - py)], fill=rgb)
-
-
 def _draw_dotted(draw: ImageDraw.ImageDraw, start, end, rgb, dot: float, gap: float) -> None:
     length = math.dist(start, end)
     if length == 0:
@@ -193,7 +182,7 @@ def _draw_diagram(draw: ImageDraw.ImageDraw, kind: PieceKind, diagram: Diagram,
             t = 0.5 * cell / max(abs(dx), abs(dy), 1e-9)
             tip = (end[0] + dx * t, end[1] + dy * t)
             draw.line((begin, tip), fill=rgb, width=width)
-            _arrowhead(draw, tip, (dx, dy), max(6.0, cell * 0.36), rgb)
+            arrowhead(draw, tip, (dx, dy), max(6.0, cell * 0.36), rgb)
         else:
             draw.line((begin, end), fill=rgb, width=width)
 
@@ -205,7 +194,7 @@ def _draw_diagram(draw: ImageDraw.ImageDraw, kind: PieceKind, diagram: Diagram,
     # The piece itself in the centre square.
     cb = cells[(0, 0)]
     pad = max(1, cell // 12)
-    draw_piece(draw, (cb[0] + pad, cb[1] + pad, cb[2] - pad, cb[3] - pad), kind, SHEET_PIECE_FILL)
+    draw_piece(draw, (cb[0] + pad, cb[1] + pad, cb[2] - pad, cb[3] - pad), kind, NOBODYS_TONES)
     return cells
 
 
@@ -295,7 +284,7 @@ def _paint_card(draw: ImageDraw.ImageDraw, card: PieceCard, box: tuple[int, int,
     sprite_box = (x0 + CARD_PAD, y0 + CARD_PAD, x0 + CARD_PAD + 46, y0 + CARD_PAD + 46)
     draw.rectangle(sprite_box, fill=CENTRE_SQUARE)
     draw_piece(draw, (sprite_box[0] + 2, sprite_box[1] + 2, sprite_box[2] - 2, sprite_box[3] - 2), kind,
-               SHEET_PIECE_FILL)
+               NOBODYS_TONES)
     tx = sprite_box[2] + 10
     draw.text((tx, y0 + 8), card.name_line, font=font(19, bold=True), fill=TEXT_RGB)
     draw.text((tx, y0 + 32), card.letters_line, font=font(14), fill=TEXT_RGB)
@@ -339,7 +328,7 @@ def _paint_legend(draw: ImageDraw.ImageDraw, legend: tuple[tuple[str, str], ...]
             _draw_mark(draw, (cx, cy), size, style, False)
         elif style == "ride":
             draw.line((cx - 16, cy, cx + 8, cy), fill=BOTH_RGB, width=3)
-            _arrowhead(draw, (cx + 16, cy), (1, 0), 10, BOTH_RGB)
+            arrowhead(draw, (cx + 16, cy), (1, 0), 10, BOTH_RGB)
         elif style == "initial":
             _draw_mark(draw, (cx, cy), 13, "move", True)
         elif style == "lame":

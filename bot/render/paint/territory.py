@@ -30,10 +30,11 @@ from ...engine.territory.trace import LastAction
 from ...engine.variants.base import BoardAdditions, CycleSlot, Holding
 from ..board import Label, Rendered
 from ..palette import contrast_edge
-from ..scene.territory import (AREA_GOAL, AREA_HOME, AREA_NEUTRAL, AREA_TERRITORY, CAPTURED_RGB, DARK_SQUARE, GRID_RGB,
-                               LIGHT_SQUARE, NEUTRAL_AREA_RGB, PLACED_RGB, Arrow, DrawnArea, HoldingLook, TerritoryScene,
-                               blend, darker, territory_scene)
+from ..scene.territory import (AREA_GOAL, AREA_HOME, AREA_NEUTRAL, AREA_TERRITORY, CAPTURED_RGB, DARK_SQUARE,
+                               GRID_RGB, LIGHT_SQUARE, NEUTRAL_AREA_RGB, PLACED_RGB, Arrow, DrawnArea, HoldingLook,
+                               TerritoryScene, blend, darker, territory_scene)
 from ..sprites import bold_font, draw_piece, font
+from .shapes import arrowhead
 
 __all__ = ["render_territory", "paint_territory", "TerritoryLayout", "DrawnArea", "DrawnSlot",
            "DrawnHolding", "Chip", "Arrow", "WIDTH"]
@@ -230,16 +231,6 @@ def _dotted_line(draw: ImageDraw.ImageDraw, start, end, fill, radius: float, gap
         x = start[0] + (end[0] - start[0]) * i / steps
         y = start[1] + (end[1] - start[1]) * i / steps
         draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill)
-
-
-def _head(draw: ImageDraw.ImageDraw, tip, direction, size: float, fill) -> None:
-    ux, uy = direction
-    norm = math.hypot(ux, uy) or 1.0
-    ux, uy = ux / norm, uy / norm
-    bx, by = tip[0] - ux * size, tip[1] - uy * size
-    px, py = -uy * size * 0.55, ux * size * 0.55
-    draw.polygon([tip, (bx + px, by + py), (bx - px, by - py)], fill=fill)
-
 
 
 # ----------------------------------------------------------------------------- the painter
@@ -484,14 +475,14 @@ class _Painter:
         begin = start
         if arrow.form == "swap":
             begin = (start[0] + ux * stop, start[1] + uy * stop)
-            _head(ink, begin, (-ux, -uy), head, colour)
+            arrowhead(ink, begin, (-ux, -uy), head, colour)
             begin = (begin[0] + ux * head * 0.8, begin[1] + uy * head * 0.8)
         shaft_end = (tip[0] - ux * head * 0.8, tip[1] - uy * head * 0.8)
         if arrow.form == "shot":
             _dashed_line(ink, begin, shaft_end, colour, width, s * 0.22, s * 0.14)
         else:
             ink.line((begin, shaft_end), fill=colour, width=width)
-        _head(ink, tip, (ux, uy), head, colour)
+        arrowhead(ink, tip, (ux, uy), head, colour)
 
     def paint_labels(self, draw: ImageDraw.ImageDraw) -> list[Label]:
         """x above and below the board, y left and right, 0 in blue (the goal's lines)."""
@@ -646,7 +637,7 @@ class _Painter:
             draw.line((box[0], box[3], box[2], box[1]), fill=darker(colour, 0.8), width=1)
         elif shape == "arrow":
             draw.line((cx - r, cy, cx + r - 6, cy), fill=colour, width=4)
-            _head(draw, (cx + r + 2, cy), (1, 0), 10, colour)
+            arrowhead(draw, (cx + r + 2, cy), (1, 0), 10, colour)
         elif shape == "cross":
             draw.line((cx - 8, cy - 8, cx + 8, cy + 8), fill=colour, width=4)
             draw.line((cx - 8, cy + 8, cx + 8, cy - 8), fill=colour, width=4)

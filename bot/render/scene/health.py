@@ -34,7 +34,8 @@ from ..board import _PlayerColours
 from ..palette import PALETTES
 
 __all__ = ["PlayerRow", "GapRow", "OutRow", "EventLine", "TeamLine", "HealthScene", "health_scene", "shown_rows",
-           "standings_lines", "split_symbol", "amount_text", "bar_fraction", "event_words", "team_words", "SYMBOLS", "OUT_HEADING", "OUT_MARK", "BAR_RGB"]
+           "standings_lines", "split_symbol", "amount_text", "bar_fraction", "event_words", "team_words", "SYMBOLS",
+           "OUT_HEADING", "OUT_MARK", "BAR_RGB"]
 
 RGB = tuple[int, int, int]
 

@@ -26,8 +26,12 @@ from bot.engine.model import format_amount
 from bot.engine.ruleset import PieceKind, Ruleset
 from bot.engine.vocabulary import ABILITIES
 
-__all__ = ["SquareMark", "RideLine", "Diagram", "PieceCard", "PieceSheet", "movement_diagram", "piece_sheet",
-           "MIN_RADIUS", "MARK_STYLES"]
+__all__ = ["NOBODYS_TONES", "SquareMark", "RideLine", "Diagram", "PieceCard", "PieceSheet", "movement_diagram",
+           "piece_sheet", "MIN_RADIUS", "MARK_STYLES"]
+
+#: Pieces that are nobody's (every piece on the sheet, the territory's draft area): a neutral white, as a
+#: chess diagram draws them.
+NOBODYS_TONES = ((246, 246, 246),)
 
 #: The smallest diagram is 9 x 9 squares; larger when a leap or a limited ride needs the room.
 MIN_RADIUS = 4

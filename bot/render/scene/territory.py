@@ -38,10 +38,11 @@ from ...engine.territory.trace import LastAction, last_action as trace_last_acti
 from ...engine.variants import VariantUnavailable, variant_for
 from ...engine.variants.base import Area, BoardAdditions, CycleSlot, Holding, Verdict
 from ..palette import NEUTRAL_RGB, PALETTES, colour_names, player_rgb
+from .pieces import NOBODYS_TONES
 
-__all__ = ["territory_scene", "has_areas", "TerritoryScene", "DrawnArea", "Arrow", "PieceLook", "SlotLook", "HoldingLook",
-           "ChipLook", "LegendItem", "ARROW_STYLES", "AREA_GOAL", "AREA_NEUTRAL", "AREA_TERRITORY", "AREA_HOME",
-           "blend", "darker"]
+__all__ = ["territory_scene", "has_areas", "TerritoryScene", "DrawnArea", "Arrow", "PieceLook", "SlotLook",
+           "HoldingLook", "ChipLook", "LegendItem", "ARROW_STYLES", "AREA_GOAL", "AREA_NEUTRAL", "AREA_TERRITORY",
+           "AREA_HOME", "blend", "darker"]
 
 RGB = tuple[int, int, int]
 
@@ -54,8 +55,6 @@ NEUTRAL_AREA_RGB: RGB = (140, 140, 140)
 LIGHT_SQUARE: RGB = (246, 243, 236)
 DARK_SQUARE: RGB = (226, 220, 207)
 GRID_RGB: RGB = (120, 112, 100)
-#: pieces that are nobody's (the draft area), as on the piece sheet
-NOBODYS_TONES = ((246, 246, 246),)
 
 #: The marks of the last action: form -> (colour, the words the legend says). The colours are
 #: Okabe and Ito's (colour-blind safe); the shapes differ too (two heads, dashes, dots).
@@ -442,7 +441,8 @@ class _SceneMaker:
                 holder = f"controlled by {self.who(area.controller)}" if area.controller else "nobody controls it"
                 items.append(LegendItem("square", GOAL_RGB, f"{area.name}: {holder}"))
             elif area.kind == AREA_NEUTRAL:
-                items.append(LegendItem("hatch", blend(LIGHT_SQUARE, NEUTRAL_AREA_RGB, 0.45), f"{area.name}: no placement"))
+                items.append(LegendItem("hatch", blend(LIGHT_SQUARE, NEUTRAL_AREA_RGB, 0.45),
+                                        f"{area.name}: no placement"))
             elif area.kind == AREA_TERRITORY:
                 controller = f"controlled by {self.who(area.controller)}" if area.controller else "nobody controls it"
                 items.append(LegendItem("frame", (drawn.tint, drawn.frame), f"{area.name}: {controller}"))
