@@ -139,7 +139,7 @@ class HealthScene:
     draws_events: bool                      # the game draws events: the events box is shown
     events: tuple[EventLine, ...]
     no_event: str                           # the events box's words when no event is in force
-    next_draw: str                          # when the next event is drawn; "" none
+    next_draw: str                          # when the next event is drawn (in the events box); "" none
     teams: tuple[TeamLine, ...]
     legend: tuple[tuple[str, str], ...]     # (symbol, words): what the symbols mean
     ranking: str                            # how the rows are ranked
@@ -249,7 +249,7 @@ def health_scene(panel: StandingsPanel, state, *, game_title: str, palette: str 
         subtitle = f"{game_title} · after update {after} · orders now for update {state.update}"
     currency = panel.currency
     entries = _entries(panel, caller, _PlayerColours(state, palette))
-    if panel.next_event_draw is None:
+    if panel.next_event_draw is None or not panel.draws_events:
         next_draw = ""
     elif panel.next_event_draw == state.update:
         next_draw = (f"A new event is drawn at the end of update {panel.next_event_draw} "
