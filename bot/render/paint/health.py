@@ -525,7 +525,7 @@ def _draw_events(draw: ImageDraw.ImageDraw, scene: HealthScene, p: dict) -> tupl
     event_layout: list[EventRow] = []
     events_box = (pad, ey, p["width"] - pad, ey + p["events_h"])
     draw.rounded_rectangle(events_box, radius=max(3, round(8 * s)), fill=EVENT_BG, outline=EVENT_EDGE)
-    draw_text(draw, (pad * 2, ey + pad // 2), "Active events", _font(round(19 * s), True), TEXT_RGB)
+    draw_text(draw, (pad * 2, ey + pad // 2), scene.events_heading, _font(round(19 * s), True), TEXT_RGB)
     y = ey + pad // 2 + round(30 * s)
     for event in scene.events:
         name, status, sentence = event.name, event.status, event.sentence
@@ -555,7 +555,7 @@ def _draw_teams(draw: ImageDraw.ImageDraw, scene: HealthScene, p: dict, below: i
     ty0 = below + pad
     teams_box = (pad, ty0, p["width"] - pad, ty0 + p["teams_h"] - pad)
     draw.rounded_rectangle(teams_box, radius=max(3, round(8 * s)), fill=(238, 238, 244), outline=(150, 150, 170))
-    draw_text(draw, (pad * 2, ty0 + pad // 2), "Teams", _font(round(19 * s), True), TEXT_RGB)
+    draw_text(draw, (pad * 2, ty0 + pad // 2), scene.teams_heading, _font(round(19 * s), True), TEXT_RGB)
     y = ty0 + pad // 2 + round(30 * s)
     size = round(17 * s)
     label_w = max(_width(team.words, size, True) for team in scene.teams)

@@ -577,8 +577,8 @@ class _Painter:
             if holding.owner is None:
                 _text(draw, (_MARGIN + 12, y + 62), self.scene.bag, 16, _MUTED)
             self.texts += [look.title, look.detail]
-            if not look.chips:
-                _text(draw, (chips_x, y + 22), "empty", 18, _MUTED)
+            if look.empty:
+                _text(draw, (chips_x, y + 22), look.empty, 18, _MUTED)
             drawn.append(DrawnHolding(holding, look.title, look.detail, panel,
                                       tuple(self.paint_chips(draw, look, chips_x, y, per_row))))
             y += height + 8

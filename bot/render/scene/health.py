@@ -53,6 +53,9 @@ NO_KING_BAR_RGB = (150, 120, 125)
 #: The words of a board no player has joined yet, and of an events box with no event
 NOBODY_YET = "No player has joined yet."
 NO_EVENT = "No event is active."
+#: The headings of the events box and of the teams box
+EVENTS_HEADING = "Active events"
+TEAMS_HEADING = "Teams"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,10 +140,12 @@ class HealthScene:
     entries: tuple[PlayerRow | GapRow | OutRow, ...]
     empty: str                              # what stands in place of the rows when nobody has joined
     draws_events: bool                      # the game draws events: the events box is shown
+    events_heading: str
     events: tuple[EventLine, ...]
     no_event: str                           # the events box's words when no event is in force
     next_draw: str                          # when the next event is drawn (in the events box); "" none
     teams: tuple[TeamLine, ...]
+    teams_heading: str
     legend: tuple[tuple[str, str], ...]     # (symbol, words): what the symbols mean
     ranking: str                            # how the rows are ranked
     ranking_short: str                      # the ranking's words where the full ones do not fit a line
@@ -267,6 +272,7 @@ def health_scene(panel: StandingsPanel, state, *, game_title: str, palette: str 
         title=panel.title, subtitle=subtitle, result=panel.result, trophy=bool(panel.winners),
         headings=(panel.line_heading, currency.capitalize(), "Captured", panel.note_heading),
         entries=tuple(entries), empty="" if panel.rows else NOBODY_YET, draws_events=panel.draws_events,
+        events_heading=EVENTS_HEADING, teams_heading=TEAMS_HEADING,
         events=tuple(EventLine(event.name, event.started, event.left, event.ends, *event_words(event))
                      for event in panel.events),
         no_event=NO_EVENT if panel.draws_events and not panel.events else "", next_draw=next_draw, teams=teams,

@@ -143,7 +143,8 @@ class ChipLook:
 @dataclass(frozen=True, slots=True)
 class HoldingLook:
     """A reserve (``holding.owner``) or the draft area: its heading, its detail ("reserve 3/7"), the
-    tones of its pieces, its owner's swatch (None: the draft area) and its chips in canonical order."""
+    tones of its pieces, its owner's swatch (None: the draft area), its chips in canonical order and
+    what stands in their place when it holds none ("empty"; "" otherwise)."""
 
     holding: Holding
     title: str
@@ -151,6 +152,7 @@ class HoldingLook:
     tones: tuple[RGB, ...]
     swatch: RGB | None
     chips: tuple[ChipLook, ...]
+    empty: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -426,7 +428,7 @@ class _SceneMaker:
                 new = holding.owner is None and fresh[kind_letter] > 0
                 under = " ".join(([f"×{count}"] if count > 1 else []) + (["new"] if new else []))
                 chips.append(ChipLook(kind_letter, self.ruleset.pieces.get(kind_letter), count, new, under))
-            looks.append(HoldingLook(holding, title, detail, tones, swatch, tuple(chips)))
+            looks.append(HoldingLook(holding, title, detail, tones, swatch, tuple(chips), "" if chips else "empty"))
         return looks, bag_words
 
     # ------------------------------------------------------------------ legend
