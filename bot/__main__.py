@@ -158,7 +158,7 @@ def _render(args: argparse.Namespace) -> int:
         if (args.after or args.health or args.region or args.center or args.radius is not None or args.focus
                 or args.caller):
             raise CommandError("--pieces takes only RULESET and --out")
-        from bot.render.diagrams import render_piece_sheet
+        from bot.render.paint.pieces import render_piece_sheet
 
         _write(args.out, render_piece_sheet(_load_ruleset(args.pieces)).png)
         return 0
@@ -199,7 +199,8 @@ def _render(args: argparse.Namespace) -> int:
 
     if args.health:
         from bot.engine.variants import VariantUnavailable, variant_for
-        from bot.render.healthboard import render_health_board, standings_lines
+        from bot.render.paint.health import render_health_board
+        from bot.render.scene.health import standings_lines
 
         try:
             variant = variant_for(scenario.ruleset)
@@ -212,7 +213,8 @@ def _render(args: argparse.Namespace) -> int:
         _print_utf8("".join(line + "\n" for line in standings_lines(panel, args.caller)))
         return 0
 
-    from bot.render.territory import has_areas, render_territory
+    from bot.render.paint.territory import render_territory
+    from bot.render.scene.territory import has_areas
 
     if has_areas(scenario.ruleset, state):      # a board of areas (territory): drawn whole, with its panels
         if region is not None or center is not None or args.focus is not None:

@@ -41,7 +41,7 @@ RULE_NAMES = {
 ALLOWED = {
     # the piece sheet prints the currency's name ("cost 3 health") for any ruleset file, playable or
     # not: `python -m bot render --pieces megachess` draws a ruleset that has no variant yet
-    ("bot/render/diagrams.py", "ruleset.economy.currency"),
+    ("bot/render/scene/pieces.py", "ruleset.economy.currency"),
 }
 
 
@@ -121,7 +121,7 @@ def test_no_module_outside_the_engine_reads_a_rule():
 
 def test_the_modules_checked_include_the_cogs_the_service_the_renderers_and_the_demo():
     checked = {p.relative_to(ROOT).as_posix() for p in _modules()}
-    for module in ("cogs/play.py", "bot/service/views.py", "bot/render/healthboard.py", "bot/demo/session.py",
+    for module in ("cogs/play.py", "bot/service/views.py", "bot/render/scene/health.py", "bot/demo/session.py",
                    "bot/__main__.py"):
         assert module in checked
     assert not any(name.startswith("bot/engine/") for name in checked)

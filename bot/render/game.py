@@ -1,7 +1,7 @@
 """The board picture of any game, as the bot posts and shows it.
 
 A game whose variant names areas on its board (territory: goal, territories, home rows, with the
-turn cycle, the reserves and the draft area) is drawn whole by :func:`bot.render.territory.render_territory`,
+turn cycle, the reserves and the draft area) is drawn whole by :func:`bot.render.paint.territory.render_territory`,
 with the last turn's action when its report is given; every other game by
 :func:`bot.render.board.render_board`, which takes the framing options (a centre and radius,
 highlighted squares, a zoom). The choice is the variant's answer, never a ruleset's name.
@@ -14,7 +14,8 @@ from bot.engine.ruleset import Ruleset
 from bot.engine.state import GameState
 
 from .board import Rendered, render_board
-from .territory import has_areas, render_territory
+from .paint.territory import render_territory
+from .scene.territory import has_areas
 
 __all__ = ["render_game_board", "drawn_whole"]
 

@@ -22,7 +22,7 @@ from bot.engine.ruleset import Ruleset
 from bot.engine.state import GameState
 from bot.engine.variants import variant_for
 from bot.render.board import Rendered, render_board
-from bot.render.healthboard import standings_lines
+from bot.render.scene.health import standings_lines
 
 from .render_pool import BoardPicture, HealthBoard
 from .rulebook import Rulebook

@@ -49,7 +49,7 @@ from bot.engine.variants import StandingsPanel
 from bot.engine.variants.base import PanelEvent, PanelOut, PanelRow, TeamTotal
 from bot.render.board import Overview, Painted, Rendered, plan_board
 from bot.render.paint.overview import paint_overview
-from bot.render.healthboard import health_board_png, keep_pictures
+from bot.render.paint.health import health_board_png, keep_pictures
 
 __all__ = ["RenderPool", "HealthBoard", "BoardPicture", "IN_PARALLEL_FROM", "OVERVIEW_IN_PARALLEL_FROM"]
 
@@ -117,7 +117,7 @@ KEPT_BLOCKS = 4
 def _set_up_worker() -> None:
     """Run in each new worker before anything else: it imports this module, and with it the
     renderer and Pillow, before the first board is asked for; and it keeps each board's picture for
-    the next (healthboard.keep_pictures), and Pillow the memory of other pictures. A board of 1,000
+    the next (bot.render.paint.health.keep_pictures), and Pillow the memory of other pictures. A board of 1,000
     rows is 49 MB of pixels: memory fresh from the system costs a page fault every 4 KB, 15-20 ms of
     each board, where the kept picture is filled in 1-2 ms (Pillow's kept blocks alone did not
     last: the small pictures drawn meanwhile, new words, the PNG's bands, take and shrink them).
@@ -252,7 +252,7 @@ class RenderPool:
 
     def health_board(self, panel: StandingsPanel, state: GameState, *, game_title: str,
                      palette: str = "default") -> HealthBoard:
-        """Start drawing ``panel``'s health board (see :func:`~bot.render.healthboard.render_health_board`): in the worker
+        """Start drawing ``panel``'s health board (see :func:`~bot.render.paint.health.render_health_board`): in the worker
         for a large board, else when its PNG is asked for."""
         if len(panel.rows) < IN_PARALLEL_FROM:
             return HealthBoard(panel, state, game_title, palette)

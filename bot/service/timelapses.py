@@ -14,7 +14,7 @@ every other game. Instead:
   the start; a moderator's edit) are drawn again. One short transaction then puts the GIF in the
   outbox and marks the debt paid. It is idempotent, and a crash before it ends leaves the debt, which
   :meth:`~.updates.UpdateCases.recover` pays at the next start. The GIF is the one
-  :func:`bot.render.timelapse.render_timelapse` makes of the same positions, frame for frame.
+  :func:`bot.render.paint.timelapse.render_timelapse` makes of the same positions, frame for frame.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from bot.engine import serialize
 from bot.engine.ruleset import Ruleset
 from bot.engine.state import GameState
 from bot.render.board import Rendered
-from bot.render.timelapse import Extent, assemble_timelapse, frame_label, region_of, render_frame, state_extent
+from bot.render.paint.timelapse import assemble_timelapse, render_frame
+from bot.render.scene.timelapse import Extent, frame_label, region_of, state_extent
 
 from .base import ServiceBase
 from .posts import timelapse_body

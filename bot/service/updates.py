@@ -26,7 +26,7 @@ from bot.engine.state import GameState
 from bot.engine.variants import variant_for
 from bot.render.board import paint_board, render_board
 from bot.render.game import drawn_whole, render_game_board
-from bot.render.timelapse import Extent
+from bot.render.scene.timelapse import Extent
 from bot.store import Game
 
 from .actors import Moderator, require_moderator

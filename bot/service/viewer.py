@@ -20,7 +20,7 @@ from bot.engine import serialize
 from bot.engine.report import Report
 from bot.engine.validation import legal_destinations
 from bot.render.board import Focus, additions_of, focus_region
-from bot.render.healthboard import standings_lines
+from bot.render.scene.health import standings_lines
 from bot.render.palette import player_rgb
 from bot.render.paint.tiles import Frame, TileIndex, frame_of, tile_png
 from bot.render.paint.sprites import legend_entries

@@ -16,8 +16,9 @@ from bot.engine.report import Report, render
 from bot.engine.validation import legal_destinations
 from bot.render.board import Focus, default_viewports, is_viewport_name
 from bot.render.game import drawn_whole, render_game_board
-from bot.render.diagrams import render_piece_sheet
-from bot.render.healthboard import render_health_board, standings_lines
+from bot.render.paint.health import render_health_board
+from bot.render.paint.pieces import render_piece_sheet
+from bot.render.scene.health import standings_lines
 from bot.store import Game
 
 from .base import ServiceBase, is_row_number

@@ -191,7 +191,7 @@ def health_board_game():
 
 def health_board_and_piece_sheet() -> dict:
     """healthboard.png (the neisg health board) and pieces-neisg.png (the neisg piece sheet)."""
-    from bot.render.diagrams import render_piece_sheet
+    from bot.render.paint.pieces import render_piece_sheet
 
     return {
         "healthboard.png": lambda: _health(*health_board_game()),
@@ -201,7 +201,7 @@ def health_board_and_piece_sheet() -> dict:
 
 def _health(ruleset, state, caller=None) -> bytes:
     from bot.engine.variants import variant_for
-    from bot.render.healthboard import render_health_board
+    from bot.render.paint.health import render_health_board
 
     variant = variant_for(ruleset)
     return render_health_board(variant.standings_panel(state), state, game_title=variant.title, caller=caller).png
@@ -324,8 +324,8 @@ def territory_game():
 
 def territory() -> dict:
     """board-territory.png, board-territory-colourblind.png and pieces-territory.png."""
-    from bot.render.diagrams import render_piece_sheet
-    from bot.render.territory import render_territory
+    from bot.render.paint.pieces import render_piece_sheet
+    from bot.render.paint.territory import render_territory
 
     def board(palette: str) -> bytes:
         ruleset, state, report = territory_game()

@@ -140,7 +140,7 @@ def test_focus_frames_a_kingdom(tmp_path, capsys):
 
 def test_health_with_a_caller_prints_what_the_caller_sees(tmp_path):
     from bot.engine.variants import variant_for
-    from bot.render.healthboard import standings_lines
+    from bot.render.scene.health import standings_lines
 
     out = tmp_path / "health.png"
     result = _run(str(MEGACHESS), "--health", "--caller=Cid", "--out", str(out))

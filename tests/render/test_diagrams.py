@@ -8,8 +8,8 @@ import pytest
 from PIL import Image
 
 from bot.engine.ruleset import load_preset, preset_names
-from bot.render.diagrams import (BOTH_RGB, CAPTURE_RGB, MIN_RADIUS, MOVE_RGB, movement_diagram,
-                                 render_piece_sheet)
+from bot.render.paint.pieces import BOTH_RGB, CAPTURE_RGB, MOVE_RGB, render_piece_sheet
+from bot.render.scene.pieces import MIN_RADIUS, movement_diagram, piece_sheet
 
 KNIGHT = {(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)}
 KING = {(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - {(0, 0)}
@@ -135,3 +135,28 @@ def test_marks_are_drawn_where_the_layout_says(sheets):
     # +y is up: the pawn's forward step is above its square
     pawn = rendered.layout.card("P")
     assert pawn.cells[(0, 1)][1] < pawn.cells[(0, 0)][1]
+
+
+# ----------------------------------------------------------------------------- the scene, without pixels
+def test_the_sheets_words_are_decided_in_its_scene(neisg):
+    """What a card says is read from the scene: the painter only places it."""
+    sheet = piece_sheet(neisg)
+    assert sheet.title == f"{neisg.title}: pieces (neisg)"
+    assert [card.letter for card in sheet.cards] == list(neisg.pieces)
+    spirit = sheet.card("S")
+    assert spirit.letters_line.endswith("cost 5.5 health") and spirit.name_line == neisg.pieces["S"].name
+    assert sheet.card("P").betza_line == f"Betza: {neisg.pieces['P'].betza}"
+    assert "orange square: on its first move only" in sheet.card("P").notes
+    assert sheet.card("K").notes[0] == "royal: the player's king"
+    assert [words for _, words in sheet.legend][0] == "moves or captures there"
+
+
+def test_a_kind_that_never_moves_says_so_in_its_scene():
+    territory = piece_sheet(load_preset("territory"))
+    assert territory.card("Shdw").never_moves == "jumps next to an ally"
+    assert territory.card("Wtr").never_moves is None
+    assert all("cost" not in card.letters_line for card in territory.cards)     # drafted, not bought
+    # the painted card writes exactly the scene's lines
+    painted = render_piece_sheet(load_preset("territory")).layout.card("Lts")
+    scene = territory.card("Lts")
+    assert painted.texts[:3] == (scene.name_line, scene.letters_line, scene.betza_line)

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from bot.render import healthboard
 from bot.render.paint import glyphs
+from bot.render.paint import health as healthboard
 from bot.render.paint.glyphs import SIMPLE, text_length
 from bot.render.paint.sprites import bold_font, font
 

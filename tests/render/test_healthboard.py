@@ -17,7 +17,8 @@ from bot.engine.scenario import load_scenario
 from bot.engine.standings import health_board_lines, standings
 from bot.engine.state import ActiveEvent, GameState
 from bot.engine.variants import PanelEvent, PanelRow, StandingsPanel, variant_for
-from bot.render.healthboard import HEART_RGB, NO_KING_RGB, SPARKLE_HEART_RGB, render_health_board
+from bot.render.paint.health import NO_KING_RGB, render_health_board
+from bot.render.paint.symbols import HEART_RGB, SPARKLE_HEART_RGB
 from bot.render.palette import player_rgb
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "neisg"
@@ -244,7 +245,7 @@ def _with_leavers(ruleset, update=14, length=None):
 
 def test_players_who_left_are_listed_under_the_standings_marked(neisg):
     """The leader of update 13, eliminated at 14, used to vanish from every later board."""
-    from bot.render.healthboard import OUT_HEADING, standings_lines
+    from bot.render.scene.health import OUT_HEADING, standings_lines
 
     state = _with_leavers(neisg)
     panel = variant_for(neisg).standings_panel(state)
@@ -268,7 +269,7 @@ def test_a_removed_sandbox_player_is_told_when_they_may_come_back():
 
 
 def test_the_text_standings_name_the_first_number(neisg):
-    from bot.render.healthboard import standings_lines
+    from bot.render.scene.health import standings_lines
 
     state = _with_leavers(neisg)
     heading, first, *_ = standings_lines(variant_for(neisg).standings_panel(state))
@@ -297,3 +298,46 @@ def test_the_footer_of_a_narrow_board_is_whole(neisg):
     edge = image.crop((image.width - 6, 0, image.width, image.height))
     assert {colour for _, colour in edge.getcolors(1 << 16)} == {image.getpixel((image.width - 1, 0))}, \
         "nothing runs off the edge"
+
+
+# ----------------------------------------------------------------------------- the scene, without pixels
+def _scene(ruleset, state, **options):
+    from bot.render.scene.health import health_scene
+
+    variant = variant_for(ruleset)
+    return health_scene(variant.standings_panel(state), state, game_title=variant.title, **options)
+
+
+def test_a_rows_marks_and_colours_are_decided_in_the_scene(neisg):
+    """Read without pixels: the rank and name in bold, the sparkling heart of a player with a king,
+    "No King" in red with a greyed bar, the swatch in the player's tones, the shade of every other
+    row and the outline of the player asking."""
+    from bot.render.scene.health import BAR_RGB, NO_KING_BAR_RGB, PlayerRow
+
+    scene = _scene(neisg, _game(neisg), caller="Zed")
+    rows = {row.standing.name: row for row in scene.entries if isinstance(row, PlayerRow)}
+    mira, aidan = rows["Mira"], rows["Aidan"]
+    assert mira.prefix == "1. Mira" and mira.symbol == "💖" and mira.alarm == ""
+    assert mira.line == mira.prefix + mira.rest + mira.symbol + mira.after
+    assert mira.bar_fraction == 1.0 and mira.bar_rgb == BAR_RGB["health"] and mira.shaded
+    assert "No King" in aidan.alarm and aidan.after == aidan.alarm and aidan.bar_rgb == NO_KING_BAR_RGB
+    assert aidan.tones == player_rgb("Crimson/Yellow", "default")
+    assert [name for name, row in rows.items() if row.caller] == ["Zed"] and scene.caller == "Zed"
+    assert _scene(neisg, _game(neisg), palette="colourblind").row("Mira").tones == player_rgb("Teal", "colourblind")
+    assert scene.headings[2] == "Captured"
+
+
+def test_the_scene_says_what_the_board_announces(neisg):
+    """The subtitle, the events with the updates each has left, the next draw, and the words of an
+    empty board, as the painter writes them."""
+    events = (ActiveEvent("Harvest", 16),)
+    scene = _scene(neisg, _game(neisg, update=20, events=events))
+    assert scene.subtitle.endswith("after update 19 · orders now for update 20")
+    assert [event.name for event in scene.events] == ["Harvest"] and "left (ends in update" in scene.events[0].status
+    assert scene.no_event == "" and scene.draws_events
+    empty = _scene(neisg, GameState.build(neisg, [], [], update=1))
+    assert empty.entries == () and empty.empty == "No player has joined yet."
+    assert empty.no_event == "No event is active."
+    assert empty.subtitle.endswith("before update 1")
+    painted = _render(neisg, _game(neisg, update=20, events=events)).layout
+    assert painted.subtitle == scene.subtitle and painted.lines == [row.line for row in scene.rows]

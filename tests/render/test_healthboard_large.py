@@ -19,8 +19,9 @@ from bot.engine.ruleset import load_preset
 from bot.engine.standings import health_board_lines
 from bot.engine.state import GameState
 from bot.engine.variants import variant_for
-from bot.render import healthboard
-from bot.render.healthboard import MAX_SIDE, SCALES, SMALLEST_UP_TO, render_health_board
+from bot.render.paint import health as healthboard
+from bot.render.paint.health import MAX_SIDE, SCALES, SMALLEST_UP_TO, render_health_board
+from bot.render.scene.health import bar_fraction, health_scene
 
 COLOURS = ["Red", "Blue", "Green/Gold", "Teal", "Crimson/Yellow", "Purple", "Orange", "Lime/Amber"]
 
@@ -105,12 +106,11 @@ def test_a_scale_passed_over_unmeasured_could_not_have_fitted(neisg, players):
     does not fit is one the measured layout would not fit either: the scale chosen is the one
     trying every scale in turn chooses."""
     state = _state(neisg, players)
-    panel = variant_for(neisg).standings_panel(state)
-    entries = healthboard._entries(panel, None)
+    scene = health_scene(variant_for(neisg).standings_panel(state), state, game_title="t")
     chosen = None
     for scale in SCALES:
-        rough = healthboard._plan(panel, entries, scale, measured=False)
-        exact = healthboard._plan(panel, entries, scale)
+        rough = healthboard._plan(scene, scale, measured=False)
+        exact = healthboard._plan(scene, scale)
         assert rough["width"] <= exact["width"] and rough["height"] <= exact["height"]
         if chosen is None and healthboard._fits(exact):
             chosen = scale
@@ -129,4 +129,4 @@ def test_a_bar_s_fraction_from_whole_numbers_is_the_fraction_s_float():
             continue
         for balance in values:
             plain = min(1.0, float(balance / best)) if balance > 0 else 0.0
-            assert healthboard._bar_fraction(balance, best.numerator, best.denominator) == plain, (balance, best)
+            assert bar_fraction(balance, best.numerator, best.denominator) == plain, (balance, best)

@@ -1,12 +1,12 @@
 """Issue 25: the health board's swatches are drawn once per colour and size and pasted: the pixels of
-the swatch drawn in place (bot/render/healthboard.py)."""
+the swatch drawn in place (bot/render/paint/health.py)."""
 
 from __future__ import annotations
 
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.render import healthboard
+from bot.render.paint import health as healthboard
 from bot.render.palette import player_rgb
 
 GROUND = (238, 234, 226)

@@ -22,9 +22,10 @@ from bot.engine.model import Player
 from bot.engine.ruleset import load_preset
 from bot.engine.state import GameState
 from bot.engine.variants import variant_for
-from bot.render import healthboard
 from bot.render.paint import glyphs
-from bot.render.healthboard import render_health_board
+from bot.render.paint import health as healthboard
+from bot.render.paint.health import render_health_board
+from bot.render.scene.health import health_scene
 
 COLOURS = ["Red", "Blue/Coral", "Green/Gold", "Teal", "Crimson/Yellow", "Purple", "Mint/Fuchsia", "Lime/Amber",
            "Navy", "White"]
@@ -141,11 +142,11 @@ def test_a_scale_passed_over_by_its_longest_line_could_not_have_fitted(players):
     state = GameState.build(ruleset, [dict(kind="K", owner=n, square=(i * 3, 0)) for i, n in enumerate(names)],
                             roster, update=6)
     panel = variant_for(ruleset).standings_panel(state)
-    entries = healthboard._entries(panel, None)
+    scene = health_scene(panel, state, game_title="t")
     chosen = None
     for scale in healthboard.SCALES:
-        rough = healthboard._plan(panel, entries, scale, measured=False)
-        exact = healthboard._plan(panel, entries, scale)
+        rough = healthboard._plan(scene, scale, measured=False)
+        exact = healthboard._plan(scene, scale)
         assert rough["width"] <= exact["width"] and rough["height"] <= exact["height"], scale
         if chosen is None and healthboard._fits(exact):
             chosen = scale

@@ -25,8 +25,9 @@ def _make_images():
 
 MAKE = _make_images()
 NAMES = sorted(MAKE.images())
-#: images made another way: the README's board of a demo session
-ELSEWHERE = {"demo-board.png"}
+#: images made another way: the README's board of a demo session, the web viewer's screenshot
+#: (docs/images/make_web_viewer.py, taken in Chromium)
+ELSEWHERE = {"demo-board.png", "web-viewer.png"}
 
 
 def test_every_reference_image_is_drawn_by_the_script():

@@ -1,6 +1,7 @@
-"""The territory picture (bot/render/territory.py, issue 24 item 2, RULES 5.4.2): the board with its
-areas, the pieces, the last action, the cycle with the current slot outlined, both reserves, the draft
-area and the bag, as its layout says and as the pixels show."""
+"""The territory picture (bot/render/scene/territory.py, bot/render/paint/territory.py; issue 24
+item 2, RULES 5.4.2): the board with its areas, the pieces, the last action, the cycle with the
+current slot outlined, both reserves, the draft area and the bag, as its layout says and as the
+pixels show."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from bot.engine.state import GameState
 from bot.engine.territory.state import TerritoryState
 from bot.engine.variants import variant_for
 from bot.render.palette import player_rgb
-from bot.render.territory import ARROW_STYLES, WIDTH, has_areas, render_territory
+from bot.render.paint.territory import WIDTH, render_territory
+from bot.render.scene.territory import ARROW_STYLES, has_areas, territory_scene
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios" / "territory"
@@ -285,3 +287,39 @@ def test_the_render_command_refuses_a_region_for_a_board_drawn_whole(tmp_path, c
     out = tmp_path / "x.png"
     assert main(["render", str(SCENARIOS / "example-5-4-9.toml"), "--region=-1,-1,1,1", "--out", str(out)]) == 2
     assert "drawn whole" in capsys.readouterr().err and not out.exists()
+
+
+# ----------------------------------------------------------------------------- the scene, without pixels
+def test_the_turn_cycle_the_heading_and_the_marks_are_decided_in_the_scene(turn_14):
+    """Read without pixels: who plays, the current slot outlined with the turn each slot comes up
+    next, the last action's arrows, crosses and placements, the Mirror copy and the new chips."""
+    ruleset, state, report = turn_14
+    scene = territory_scene(ruleset, state, report=report)
+    assert scene.heading == "Turn 14: Bob (Blue) to play"
+    assert scene.heading_colour == player_rgb("Blue", "default")[0]
+    assert scene.caption == f"Last: turn 13, Ann (Red): {MOVE}"
+    outlined = [slot for slot in scene.cycle if slot.outlined]
+    assert len(outlined) == 1 and outlined[0].words == ("T14", "Bob") and outlined[0].index == 1
+    assert [slot.turn for slot in scene.cycle] == [13 + 12] + list(range(14, 25))
+    assert all(slot.muted == (slot.slot.player is None) for slot in scene.cycle)
+    assert {(arrow.form, arrow.origin, arrow.target) for arrow in scene.arrows} >= {("pull", (1, 2), (1, 1))}
+    assert scene.placed == ((-4, -4),)
+    assert [look.piece.square for look in scene.pieces if look.copy] == [(-2, -5)]
+    assert "Mirror copy" in [item.words for item in scene.legend]
+    ann = next(look for look in scene.holdings if look.holding.owner == "Ann")
+    assert ann.title == "Ann (Red)" and ann.detail.startswith("reserve ")
+    assert ann.swatch == player_rgb("Red", "default")[0]
+    draft = next(look for look in scene.holdings if look.holding.owner is None)
+    assert draft.title == "Draft area" and draft.swatch is None
+    assert [chip.kind_letter for chip in draft.chips] == sorted(chip.kind_letter for chip in draft.chips)
+    assert scene.bag.startswith("Bag: ") and scene.bag.endswith(", hidden")
+    # the picture writes exactly the scene's words
+    layout = render_territory(ruleset, state, report=report).layout
+    assert layout.legend == tuple(item.words for item in scene.legend) and layout.bag == scene.bag
+
+
+def test_the_colour_blind_scene_swaps_every_players_colour(turn_14):
+    ruleset, state, report = turn_14
+    scene = territory_scene(ruleset, state, report=report, palette="colourblind")
+    assert scene.heading_colour == player_rgb("Blue", "colourblind")[0]
+    assert {look.tones for look in scene.pieces if look.piece.owner == "Ann"} == {player_rgb("Red", "colourblind")}

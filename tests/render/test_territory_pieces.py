@@ -7,7 +7,7 @@ import pytest
 
 from bot.engine.ruleset import load_preset
 from bot.engine.vocabulary import ABILITIES
-from bot.render.diagrams import render_piece_sheet
+from bot.render.paint.pieces import render_piece_sheet
 
 
 @pytest.fixture(scope="module")

@@ -11,9 +11,10 @@ from PIL import Image, ImageChops
 from bot.engine.model import Player
 from bot.engine.ruleset import load_preset
 from bot.engine.state import GameState
-from bot.render import timelapse
+from bot.render.paint import timelapse
 from bot.render.palette import colour_names, player_rgb
-from bot.render.timelapse import BANNER_HEIGHT, frame_label, render_timelapse, timelapse_region
+from bot.render.paint.timelapse import BANNER_HEIGHT, render_timelapse
+from bot.render.scene.timelapse import frame_label, timelapse_region
 
 
 @pytest.fixture(scope="module")
@@ -102,3 +103,14 @@ def test_every_players_colour_stays_true_in_the_gif(neisg, palette):
     for frame in frames:
         shown = {colour for _, colour in frame.getcolors(frame.width * frame.height)}
         assert [name for name in names if player_rgb(name, palette)[0] not in shown] == []
+
+
+def test_each_frames_banner_is_decided_in_the_scene():
+    """The banner's words, read without pixels: the update capitalised, then the frame's number
+    with the game's title, and the shorter forms a narrow frame falls back on."""
+    from bot.render.scene.timelapse import banners
+
+    first, last = banners("NEISG", ["before update 1", "after update 2"])
+    assert first.heading == "Before update 1" and last.heading == "After update 2"
+    assert first.counters == ("NEISG · frame 1/2", "frame 1/2", "1/2")
+    assert last.counters[0] == "NEISG · frame 2/2"

@@ -22,8 +22,9 @@ from bot.engine.state import GameState, PowerUp
 from bot.engine.variants import variant_for
 from bot.engine.variants.base import BoardAdditions, Fading, Kingdom, Mark
 from bot.render.board import MAX_INSETS, Focus, focus_region, render_board
-from bot.render.healthboard import render_health_board, shown_rows, standings_lines
+from bot.render.paint.health import render_health_board
 from bot.render.scene.colours import PlayerColours
+from bot.render.scene.health import shown_rows, standings_lines
 
 ARENA = load_preset("arena")
 MEGA = load_preset("megachess")
@@ -391,3 +392,19 @@ def test_overlapping_kingdoms_are_no_darker_than_one():
             for square in ((-13, -3), (17, -3), (4, 18), (2, 2))] == [["Ann"], ["Bob"], ["Cid"], ["Ann", "Bob", "Cid"]]
     assert len(set(alone)) == 3
     assert sum(colour((2, 2))) >= min(sum(c) for c in alone) - 3
+
+
+def test_the_endless_boards_scene_holds_the_top_the_gaps_the_caller_and_the_teams():
+    """Without pixels: the top 20, the line for the rows left out, the caller's own row outlined
+    after them, and each team's bar against the leading team's."""
+    from bot.render.scene.health import GapRow, PlayerRow, health_scene
+
+    state = _many()
+    variant = variant_for(MEGA)
+    scene = health_scene(variant.standings_panel(state), state, game_title=variant.title, caller="Player24")
+    kinds = [type(entry) for entry in scene.entries]
+    assert kinds == [PlayerRow] * 20 + [GapRow, PlayerRow, GapRow]
+    assert [entry.words for entry in scene.entries if isinstance(entry, GapRow)] == ["⋯ 4 more ⋯", "⋯ and 5 more"]
+    assert scene.entries[21].caller and scene.entries[21].standing.name == "Player24" and scene.hidden == 9
+    assert scene.teams[0].bar_fraction == 1.0 and scene.teams[1].bar_fraction < 1.0
+    assert scene.teams[0].words.startswith("alabaster: ")

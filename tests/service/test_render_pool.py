@@ -20,7 +20,7 @@ from bot.engine.ruleset import load_preset
 from bot.engine.state import GameState
 from bot.engine.variants import variant_for
 from bot.render.board import render_board
-from bot.render.healthboard import render_health_board
+from bot.render.paint.health import render_health_board
 from bot.service import render_pool
 from bot.service.render_pool import IN_PARALLEL_FROM, RenderPool
 from bot.service.updates import prepare_update

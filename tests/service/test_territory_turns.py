@@ -97,7 +97,7 @@ async def test_a_turn_is_posted_and_shown_with_territory_s_own_picture(table):
     """Issue 24 item 2: the board post after a turn, /board and /history draw the territory picture
     (areas, cycle, reserves, the turn's action), not the plain board."""
     from bot.engine.report import Report
-    from bot.render.territory import render_territory
+    from bot.render.paint.territory import render_territory
 
     game = await _territory(table)
     await table.service.submit_order(game.id, user_id=ANN, text="pass")

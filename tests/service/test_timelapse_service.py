@@ -7,7 +7,7 @@ import asyncio
 import threading
 
 from bot.engine import serialize
-from bot.render.timelapse import render_timelapse
+from bot.render.paint.timelapse import render_timelapse
 from bot.service import Moderator, Service
 from bot.service import timelapses
 
@@ -104,7 +104,7 @@ async def test_an_updates_frame_placed_before_its_pictures_are_collected_is_the_
     and hands them to update_frame: the same frame as update_frame working them out itself, whether
     the board's picture is the frame (the same region) or the frame is drawn again (a region grown)."""
     from bot.render.board import paint_board
-    from bot.render.timelapse import region_of, state_extent
+    from bot.render.scene.timelapse import region_of, state_extent
 
     game = await table.playing_game()
     await play(table, game, 2)

@@ -1,22 +1,17 @@
-"""Timelapse: an animated GIF of a game, one frame per state, each labelled with its update.
+"""The timelapse painted: an animated GIF of a game, one frame per state, each under its banner.
 
-Every frame shows the same region of the board (the union of the squares occupied in any of the
-states, with a margin, unless the caller gives one), so pieces move across a still board instead of
-the board jumping around. Each frame is :func:`bot.render.board.render_board` of that state under a
-banner naming the update. A state is the position between two updates (``state.update`` is the
-next update to resolve), so its frame reads "after update N" with ``N = state.update - 1``.
+Each frame is :func:`bot.render.board.render_board` of that state on the common region
+(:mod:`bot.render.scene.timelapse`), under the banner the scene says. The GIF's palette holds every
+player's colour exactly, and frames are mapped onto it without dithering, so a player's pieces keep
+their colour (:func:`players_colours_in`, issue 27).
 
-The GIF's palette holds every player's colour exactly, and frames are mapped onto it without
-dithering, so a player's pieces keep their colour (:func:`players_colours_in`, issue 27).
+The GIF stays within 4096 pixels a side and 8 MB: frames are scaled down until it does (the banner
+is added after scaling, so the update stays readable however small the board gets). Every state
+gets its frame, so the frame count always equals the number of states.
 
-The GIF stays within 4096 pixels a side and 8 MB: frames are scaled down until it does. Every
-state gets its frame, so the frame count always equals the number of states.
-
-The work comes apart for a game that is still being played: :func:`state_extent` and
-:func:`region_of` give the common region from each state's occupied box (kept per update, so the
-states need not be loaded again), :func:`render_frame` draws one state's frame (when its update
-resolves), and :func:`assemble_timelapse` makes the GIF from the frames' PNGs. ``render_timelapse``
-is exactly those three steps in a row.
+:func:`render_frame` draws one state's frame (when its update resolves), and
+:func:`assemble_timelapse` makes the GIF from the frames' PNGs; :func:`render_timelapse` is the
+region, the frames and the GIF in a row.
 """
 
 from __future__ import annotations
@@ -28,15 +23,13 @@ from PIL import Image, ImageDraw
 
 from bot.engine.ruleset import Ruleset
 
-from .board import framed_region, render_board, state_label
-from .palette import RGB, load_colours
-from .paint.sprites import bold_font, font
+from ..board import render_board
+from ..palette import RGB, load_colours
+from ..scene.timelapse import Banner, banners, frame_label, timelapse_region
+from .sprites import bold_font, font
 
-__all__ = ["render_timelapse", "timelapse_region", "frame_label", "state_extent", "region_of", "render_frame",
-           "assemble_timelapse", "players_colours_in", "Extent", "MAX_SIDE", "MAX_BYTES", "FRAME_MS", "LAST_FRAME_MS"]
-
-#: the box ``(x0, y0, x1, y1)`` of what a state shows (pieces, implosion squares, marked squares)
-Extent = tuple[int, int, int, int]
+__all__ = ["render_timelapse", "render_frame", "assemble_timelapse", "players_colours_in", "MAX_SIDE", "MAX_BYTES",
+           "FRAME_MS", "LAST_FRAME_MS", "BANNER_HEIGHT"]
 
 MAX_SIDE = 4096
 MAX_BYTES = 8 * 1024 * 1024
@@ -44,7 +37,6 @@ MAX_BYTES = 8 * 1024 * 1024
 TARGET_WIDTH = 1600
 FRAME_MS = 700
 LAST_FRAME_MS = 2500
-MARGIN = 2
 BANNER_HEIGHT = 48
 MIN_FRAME_WIDTH = 360
 BANNER_BG = (34, 34, 40)
@@ -52,54 +44,14 @@ BANNER_TEXT = (250, 250, 250)
 BANNER_MUTED = (190, 190, 200)
 
 
-def frame_label(state) -> str:
-    """The words on a state's frame: the update whose result it shows (as on a board's title)."""
-    return state_label(state)
-
-
-def timelapse_region(states: Sequence, margin: int = MARGIN) -> tuple[int, int, int, int] | None:
-    """The union of the occupied areas of ``states`` (pieces, implosion squares, marked squares),
-    ``margin`` squares wider on each side and at least 9 x 9, kept within one square of the
-    board's bounds; None when no state has anything to show."""
-    bounds = next((state.board.bounds for state in states if state.board.bounds), None)
-    return region_of([state_extent(state) for state in states], bounds, margin)
-
-
-def state_extent(state) -> Extent | None:
-    """The box of what ``state`` shows (pieces, implosion squares, marked squares); None if nothing."""
-    xs: list[int] = []
-    ys: list[int] = []
-    box = state.board.bounding_box()
-    if box is not None:
-        xs += [box[0][0], box[1][0]]
-        ys += [box[0][1], box[1][1]]
-    for x, y in (*state.implosions, *state.marked):
-        xs.append(x)
-        ys.append(y)
-    if not xs:
-        return None
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def region_of(extents: Sequence[Extent | None], bounds, margin: int = MARGIN) -> tuple[int, int, int, int] | None:
-    """The timelapse region of states with these extents (see :func:`timelapse_region`) on a board
-    with these bounds (None: unbounded)."""
-    boxes = [extent for extent in extents if extent is not None]
-    if not boxes:
-        return None
-    xs = [min(b[0] for b in boxes), max(b[2] for b in boxes)]
-    ys = [min(b[1] for b in boxes), max(b[3] for b in boxes)]
-    return framed_region(xs, ys, margin, tuple(map(tuple, bounds)) if bounds else None)
-
-
-def _banner(width: int, label: str, title: str, index: int, count: int) -> Image.Image:
+def _banner(width: int, banner: Banner) -> Image.Image:
     height = BANNER_HEIGHT
-    banner = Image.new("RGB", (width, height), BANNER_BG)
-    draw = ImageDraw.Draw(banner)
-    text = label[0].upper() + label[1:]
+    image = Image.new("RGB", (width, height), BANNER_BG)
+    draw = ImageDraw.Draw(image)
+    text = banner.heading
     draw.text((14, 9), text, font=bold_font(26), fill=BANNER_TEXT)
     room = width - bold_font(26).getlength(text) - 44
-    for right in (f"{title} · frame {index + 1}/{count}", f"frame {index + 1}/{count}", f"{index + 1}/{count}"):
+    for right in banner.counters:
         size = 15
         while size > 11 and font(size).getlength(right) > room:
             size -= 1
@@ -107,7 +59,7 @@ def _banner(width: int, label: str, title: str, index: int, count: int) -> Image
             w = font(size).getlength(right)
             draw.text((width - w - 14, (height - size) // 2), right, font=font(size), fill=BANNER_MUTED)
             break
-    return banner
+    return image
 
 
 def players_colours_in(frames: list[Image.Image]) -> list[RGB]:
@@ -191,11 +143,11 @@ def _frames(title: str, labels: list[str], boards: list[Image.Image], width: int
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
     frame_width = max(size[0], MIN_FRAME_WIDTH)
     frames = []
-    for index, (label, board) in enumerate(zip(labels, boards)):
+    for banner_words, board in zip(banners(title, labels), boards):
         if scale < 1.0:
             board = board.resize((max(1, round(board.width * scale)), max(1, round(board.height * scale))),
                                  Image.Resampling.LANCZOS)
-        banner = _banner(frame_width, label, title, index, len(labels))
+        banner = _banner(frame_width, banner_words)
         frame = Image.new("RGB", (frame_width, BANNER_HEIGHT + size[1]), (255, 255, 255))
         frame.paste(banner, (0, 0))
         frame.paste(board, ((frame_width - board.width) // 2, BANNER_HEIGHT))
