@@ -227,7 +227,8 @@ def _add_render(commands) -> None:
         description="Draw a scenario's board (or, with --health, its health board) or, with --pieces, "
                     "a ruleset's piece sheet, as a PNG (or a JPEG: --out FILE.jpg). Write values that start "
                     "with a minus sign with '=': --region=-5,-5,5,5.")
-    render.add_argument("scenario", nargs="?", metavar="SCENARIO", help="a scenario file (SCENARIOS.md)")
+    render.add_argument("scenario", nargs="?", metavar="SCENARIO",
+                        help="a scenario file (its format: docs/scenarios.md)")
     render.add_argument("--after", action="store_true",
                         help="draw the position after resolving the scenario's update")
     render.add_argument("--region", metavar="X0,Y0,X1,Y1", help="the squares to draw (corners included)")
@@ -246,7 +247,7 @@ def _add_render(commands) -> None:
                         help="player colours: as named, or their colour-blind-safe alternatives")
     render.add_argument("--out", required=True, metavar="FILE",
                         help="the image to write: FILE.png, or FILE.jpg / FILE.jpeg for a JPEG; its folder must exist")
-    render.set_defaults(run=_render)
+    render.set_defaults(run=_render, command_parser=render)
 
 
 # ----------------------------------------------------------------------------- demo
@@ -314,7 +315,7 @@ def _add_demo(commands) -> None:
                       help="play on this database instead of DIR/skirmish.sqlite3: sqlite:///PATH (relative; "
                            "sqlite:////PATH absolute) or postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE; the "
                            "posts still go to DIR/posts/, the same as on SQLite")
-    demo.set_defaults(run=_demo)
+    demo.set_defaults(run=_demo, command_parser=demo)
 
 
 # ----------------------------------------------------------------------------- run
@@ -427,7 +428,7 @@ def _add_run(commands) -> None:
                           "messages (docs/sharding.md). Default: one process, every shard and game")
     run.add_argument("--shard-count", type=_whole, metavar="N",
                      help="how many shards the bot has in all, over every process (with --shards)")
-    run.set_defaults(run=_run)
+    run.set_defaults(run=_run, command_parser=run)
 
 
 # ----------------------------------------------------------------------------- replay
@@ -465,7 +466,7 @@ def _add_replay(commands) -> None:
                     "first difference. Exit status 0 when every update matches, 1 when one differs, 2 "
                     "for a file that is not a record. The format is described in docs/record.md.")
     replay.add_argument("file", metavar="FILE", help="the record (JSON)")
-    replay.set_defaults(run=_replay)
+    replay.set_defaults(run=_replay, command_parser=replay)
 
 
 # ----------------------------------------------------------------------------- store
@@ -509,7 +510,7 @@ def _add_store(commands) -> None:
     copy.add_argument("--upgrade-source", action="store_true",
                       help="if FROM has an older schema than this code, upgrade it in place first (as the bot does "
                            "when it starts); without it such a FROM is refused and left as it is")
-    copy.set_defaults(run=_store_copy)
+    copy.set_defaults(run=_store_copy, command_parser=copy)
 
 
 # ----------------------------------------------------------------------------- main
@@ -524,8 +525,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _unknown_options(args: argparse.Namespace, extras: list[str]) -> str:
+    """The message for arguments the command does not take: the first one named, with the option
+    it most looks like (``--rulset`` -> ``--ruleset``), and where the command's options are listed."""
+    parser = args.command_parser
+    first = extras[0]
+    message = f"{parser.prog}: error: unrecognized argument {first!r}"
+    if first.startswith("-"):
+        import difflib
+
+        known = [option for action in parser._actions for option in action.option_strings if option.startswith("--")]
+        close = difflib.get_close_matches(first.split("=", 1)[0], known, n=1, cutoff=0.6)
+        if close:
+            message += f": did you mean {close[0]}?"
+    return f"{message}\n(python -m bot {' '.join(parser.prog.split()[3:])} --help lists its options)"
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)   # a usage error exits with status 2 (argparse)
+    # a usage error exits with status 2 (argparse); an argument the command does not take is
+    # named with the option it most looks like, rather than the top-level usage argparse prints
+    args, extras = build_parser().parse_known_args(argv)
+    if extras:
+        print(_unknown_options(args, extras), file=sys.stderr)
+        return EXIT_USAGE
     try:
         return args.run(args)
     except CommandError as exc:
