@@ -6,6 +6,7 @@
     python -m bot demo [--ruleset NAME] [--players N] [--updates N] [--seed N] [--events-from N] [--out DIR]
                        [--store-url URL]
     python -m bot run [--config PATH] [--shards A-B --shard-count N]
+    python -m bot export --store-url URL --game ID --out FILE
     python -m bot store copy FROM TO [--upgrade-source]
 
 ``render`` draws a scenario's board (``--after``: the position after resolving the scenario's
@@ -29,6 +30,9 @@ missing or invalid setting, or a missing token, prints one message naming it and
 With ``--shards A-B --shard-count N`` (or ``--shards A``) the process runs only shards A to B of N
 with discord.py's ``AutoShardedBot``, and only the games of their servers (docs/sharding.md); an
 impossible range exits with status 2 too.
+
+``replay`` re-checks a game's record (docs/record.md); ``export`` writes one game's record from a
+store, as /game export posts it (a missing game, or one not started, exits with status 2).
 
 ``store copy`` copies every game from one store to another, e.g. from the SQLite file to PostgreSQL
 (:mod:`bot.store.copy`, docs/store.md): TO must hold no Skirmish data; a problem (a bad URL, a server
@@ -469,6 +473,78 @@ def _add_replay(commands) -> None:
     replay.set_defaults(run=_replay, command_parser=replay)
 
 
+# ----------------------------------------------------------------------------- export
+def _export(args: argparse.Namespace) -> int:
+    """Write one game's record from a store, as /game export posts it (docs/record.md)."""
+    import asyncio
+
+    from bot.service import Moderator, Service, ServiceError
+    from bot.service.publishing import write_atomically
+    from bot.store import Store, StoreError
+    from bot.store.database import parse_url, redact
+
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise CommandError(f"--out {args.out}: the folder {out.parent} does not exist (create it first)")
+    where = redact(args.store_url)
+    try:
+        backend, path = parse_url(args.store_url)
+    except StoreError as exc:
+        raise CommandError(f"--store-url: {exc}") from None
+    if backend == "sqlite" and not Path(path).is_file():      # opening it would create an empty one
+        raise CommandError(f"--store-url {where}: no such SQLite file {path}")
+
+    async def export() -> bytes:
+        try:
+            store = await Store.open(args.store_url)
+        except StoreError as exc:
+            raise CommandError(f"--store-url {where}: {exc}") from None
+        except OSError as exc:          # the server cannot be reached, or refuses (asyncpg's own errors)
+            raise CommandError(f"--store-url {where}: cannot open it: {exc}") from None
+        except Exception as exc:        # noqa: BLE001 - a PostgreSQL refusal: no such database, a wrong password
+            raise CommandError(f"--store-url {where}: cannot open it: {type(exc).__name__}: {exc}") from None
+        try:
+            service = Service(store)
+            games = await service.games_in(include_ended=True)
+            game = next((game for game in games if game.id == args.game), None)
+            if game is None:
+                held = ", ".join(f"{g.id} ({g.name})" for g in sorted(games, key=lambda g: g.id)[:20]) or "none"
+                raise CommandError(f"--game {args.game}: {where} has no game {args.game} (its games: {held})")
+            # whoever holds the database holds every server's games: the command line's user may
+            # export any of them, as the server's moderator would (nothing is posted nor audited)
+            _, data = await service.export_record(game.id, actor=Moderator(user_id=0, guild_id=game.guild_id),
+                                                  post=False)
+            return data
+        except ServiceError as exc:
+            raise CommandError(f"--game {args.game}: {exc.describe()}") from None
+        finally:
+            await store.close()
+
+    data = asyncio.run(export())
+    try:
+        write_atomically(out, data)
+    except OSError as exc:
+        raise CommandError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    print(f"wrote the record of game {args.game} to {args.out}; re-check it with: python -m bot replay {args.out}")
+    return 0
+
+
+def _add_export(commands) -> None:
+    export = commands.add_parser(
+        "export", help="write a game's record from a store (as /game export posts it)",
+        description="Write the record of one game of a store (every resolved update: positions, orders, "
+                    "seeds, reports; moderator edits and rollbacks as what they are) to a JSON file, as a "
+                    "moderator's /game export posts it; nothing is posted. Re-check it with "
+                    "'python -m bot replay FILE' (docs/record.md). Exit status 2 for a store that cannot be "
+                    "opened, a game it does not hold or one not started yet.")
+    export.add_argument("--store-url", required=True, type=_store_url, metavar="URL",
+                        help="the database: sqlite:///PATH (relative; sqlite:////PATH absolute) or "
+                             "postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE")
+    export.add_argument("--game", required=True, type=_positive, metavar="ID", help="the game's id (/games lists them)")
+    export.add_argument("--out", required=True, metavar="FILE", help="the record to write (JSON); its folder must exist")
+    export.set_defaults(run=_export, command_parser=export)
+
+
 # ----------------------------------------------------------------------------- store
 def _store_copy(args: argparse.Namespace) -> int:
     import asyncio
@@ -521,6 +597,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_demo(commands)
     _add_run(commands)
     _add_replay(commands)
+    _add_export(commands)
     _add_store(commands)
     return parser
 
