@@ -77,3 +77,17 @@ def test_no_warning_about_voice_which_the_bot_does_not_use(tmp_path):
     done = run(tmp_path, "--config", "c.toml", token="secret-token")
     assert done.returncode == 2 and "cannot reach Discord at http://127.0.0.1:9/api/v10" in done.stderr
     assert "voice" not in done.stderr.lower() and "PyNaCl" not in done.stderr
+
+
+def test_a_sqlite_file_that_cannot_be_created_exits_2_naming_it(tmp_path):
+    """A relative path under a service started in / (no WorkingDirectory=, docs/deploy.md) lands
+    where the bot may not write: one message naming the file, not a traceback."""
+    (tmp_path / "taken").mkdir()                   # a folder where the database file should be
+    (tmp_path / "c.toml").write_text('[discord]\napi_base = "http://127.0.0.1:9/api/v10"\n'
+                                     '[store]\nurl = "sqlite:///taken"\n')
+    done = run(tmp_path, "--config", "c.toml", token="secret-token")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"python -m bot run: error: store.url: cannot open or create the SQLite file taken (in the working "
+        f"directory {tmp_path}): unable to open database file")
+    assert "Traceback" not in done.stderr and "Exception in thread" not in done.stderr
