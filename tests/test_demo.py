@@ -393,13 +393,27 @@ def test_each_family_has_its_planner_and_one_without_is_refused_in_words():
 
 
 # ============================================================================ records (issue 29)
-@pytest.mark.parametrize("runs", ["two_runs", "arena_runs", "megachess_runs"])
-def test_a_whole_demo_game_exports_and_every_update_replays(runs, request):
-    """A community can re-check a whole game: the demo's game of each ruleset (neisg here, sandbox
-    in its own test above) exported as its record, every update re-resolved by the engine."""
-    out, result = request.getfixturevalue(runs)[0]
+def _exports_and_replays(runs) -> None:
+    """A community can re-check a whole game: the demo's game of each ruleset (neisg, arena and
+    megachess here, sandbox and territory in their own tests) exported as its record, every update
+    re-resolved by the engine."""
+    out, result = runs[0]
     assert result.returncode == 0, result.stdout + result.stderr
     assert_the_record_replays(out)
+
+
+# one test per family, each naming its sessions' fixture: under pytest-xdist a test and the
+# sessions it reads go to the same worker (tests/conftest.py), so no session is played twice
+def test_a_whole_neisg_demo_game_exports_and_every_update_replays(two_runs):
+    _exports_and_replays(two_runs)
+
+
+def test_a_whole_arena_demo_game_exports_and_every_update_replays(arena_runs):
+    _exports_and_replays(arena_runs)
+
+
+def test_a_whole_megachess_demo_game_exports_and_every_update_replays(megachess_runs):
+    _exports_and_replays(megachess_runs)
 
 
 
