@@ -20,7 +20,8 @@ print one clear message and exit with status 2. ``--out`` names a ``.png`` file,
 ``demo`` plays an offline session with simulated players through the real service, scheduler and
 outbox (:mod:`bot.demo`): the database is ``DIR/skirmish.sqlite3`` (or the one ``--store-url``
 names: ``sqlite:///PATH`` or ``postgresql://USER@HOST:PORT/DATABASE``, with the same posts), the
-posts go to ``DIR/posts/``; it prints a summary of counts and exits with status 1 when a count the
+posts go to ``DIR/posts/`` (with the answers to refused orders), the game's record to
+``DIR/record.json`` at the end; it prints a summary of counts and exits with status 1 when a count the
 session should produce is zero. Run again on the same ``DIR`` (and database), it continues an
 unfinished session.
 
@@ -302,9 +303,11 @@ def _add_demo(commands) -> None:
         description="Play a whole session with simulated players, no Discord and no token: the real "
                     "service, scheduler and outbox, deadlines a few seconds apart. The database is "
                     "DIR/skirmish.sqlite3 (or the one --store-url names: the same posts on either), every "
-                    "post a file under DIR/posts/. Prints a summary of counts and exits with status 1 when "
-                    "a count the session should produce is zero. Run again on the same DIR (and database), "
-                    "it continues an unfinished session.")
+                    "post a file under DIR/posts/, each refused order answered as the bot answers it "
+                    "privately (DIR/posts/NNNN/private/PLAYER-refused.md), and at the end the game's record "
+                    "in DIR/record.json (python -m bot replay DIR/record.json re-checks it). Prints a summary "
+                    "of counts and exits with status 1 when a count the session should produce is zero. Run "
+                    "again on the same DIR (and database), it continues an unfinished session.")
     demo.add_argument("--ruleset", default="neisg", choices=playable_presets(),
                       help="the preset to play (default: neisg)")
     demo.add_argument("--players", type=_whole, default=12, metavar="N",

@@ -31,7 +31,11 @@ _TESTS = Path(__file__).resolve().parent
 
 def pytest_collection_modifyitems(config, items) -> None:
     """Group each test that uses a shared (module-, class- or package-scoped) fixture of the suite
-    under that fixture's name, for pytest-xdist's ``loadgroup``: its tests go to one worker."""
+    under that fixture's name, for pytest-xdist's ``loadgroup``: its tests go to one worker. In an
+    xdist worker the grouped tests also come first: their fixtures are the longest single pieces of
+    the run (demo sessions played on real deadlines), so they start at once, while the other worker
+    takes the short tests, instead of making the run's long tail."""
+    grouped = []
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         if info is None:
@@ -44,4 +48,8 @@ def pytest_collection_modifyitems(config, items) -> None:
                 if hasattr(definitions[-1].func, "__code__") else None
             if where is not None and where.is_relative_to(_TESTS):     # the suite's own, not a plugin's
                 item.add_marker(pytest.mark.xdist_group(f"{where.stem}.{name}"))
+                grouped.append(item)
                 break
+    if hasattr(config, "workerinput") and grouped:       # only the order of a distributed run changes
+        first = set(map(id, grouped))
+        items[:] = grouped + [item for item in items if id(item) not in first]
