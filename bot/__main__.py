@@ -608,7 +608,10 @@ def build_parser() -> argparse.ArgumentParser:
 def _unknown_options(args: argparse.Namespace, extras: list[str]) -> str:
     """The message for arguments the command does not take: the first one named, with the option
     it most looks like (``--rulset`` -> ``--ruleset``), and where the command's options are listed."""
-    parser = args.command_parser
+    # every command registers its parser as command_parser; one that does not is named by its words
+    parser = getattr(args, "command_parser", None) or argparse.ArgumentParser(
+        prog=" ".join(["python -m bot", *filter(None, (getattr(args, "command", None), getattr(args, "action", None)))]),
+        add_help=False)
     first = extras[0]
     message = f"{parser.prog}: error: unrecognized argument {first!r}"
     if first.startswith("-"):
