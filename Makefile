@@ -1,8 +1,13 @@
-# Skirmish: `make test` installs what it needs into .venv and runs the tests.
+# Skirmish. `make install`: the bot and what it needs to run, in .venv; `make test`: that, the test
+# tools (the `test` extra) and the tests; `make demo`: the bot's install and an offline session.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+# what was installed, and from which pyproject.toml (a changed one installs again)
+STAMP      := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+# the test run's processes (pytest-xdist): one per core; `make test WORKERS=0` runs in one process
+WORKERS ?= auto
 
 .PHONY: test install bench clean
 
@@ -11,13 +16,17 @@ $(PY):
 
 $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(TEST_STAMP)
 
 install: $(STAMP)
 
-test: $(STAMP)
-	$(PY) -m pytest
+test: $(TEST_STAMP)
+	$(PY) -m pytest -n $(WORKERS)
 
 bench: $(STAMP)
 	$(PY) benchmarks/movegen.py

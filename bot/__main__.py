@@ -6,6 +6,7 @@
     python -m bot demo [--ruleset NAME] [--players N] [--updates N] [--seed N] [--events-from N] [--out DIR]
                        [--store-url URL] [--serve [PORT]]
     python -m bot run [--config PATH] [--shards A-B --shard-count N]
+    python -m bot export --store-url URL --game ID --out FILE
     python -m bot store copy FROM TO [--upgrade-source]
     python -m bot web [--config PATH] [--store-url URL] [--host H] [--port P]
     python -m bot ratings [--store-url URL] [--family F]
@@ -21,7 +22,8 @@ print one clear message and exit with status 2. ``--out`` names a ``.png`` file,
 ``demo`` plays an offline session with simulated players through the real service, scheduler and
 outbox (:mod:`bot.demo`): the database is ``DIR/skirmish.sqlite3`` (or the one ``--store-url``
 names: ``sqlite:///PATH`` or ``postgresql://USER@HOST:PORT/DATABASE``, with the same posts), the
-posts go to ``DIR/posts/``; it prints a summary of counts and exits with status 1 when a count the
+posts go to ``DIR/posts/`` (with the answers to refused orders), the game's record to
+``DIR/record.json`` at the end; it prints a summary of counts and exits with status 1 when a count the
 session should produce is zero. Run again on the same ``DIR`` (and database), it continues an
 unfinished session. With ``--serve [PORT]`` it then serves the web viewer on the session's database
 (127.0.0.1, port 8080 by default), prints ``viewer: http://127.0.0.1:PORT/`` once it answers, and exits
@@ -33,6 +35,9 @@ missing or invalid setting, or a missing token, prints one message naming it and
 With ``--shards A-B --shard-count N`` (or ``--shards A``) the process runs only shards A to B of N
 with discord.py's ``AutoShardedBot``, and only the games of their servers (docs/sharding.md); an
 impossible range exits with status 2 too.
+
+``replay`` re-checks a game's record (docs/record.md); ``export`` writes one game's record from a
+store, as /game export posts it (a missing game, or one not started, exits with status 2).
 
 ``store copy`` copies every game from one store to another, e.g. from the SQLite file to PostgreSQL
 (:mod:`bot.store.copy`, docs/store.md): TO must hold no Skirmish data; a problem (a bad URL, a server
@@ -239,7 +244,8 @@ def _add_render(commands) -> None:
         description="Draw a scenario's board (or, with --health, its health board) or, with --pieces, "
                     "a ruleset's piece sheet, as a PNG (or a JPEG: --out FILE.jpg). Write values that start "
                     "with a minus sign with '=': --region=-5,-5,5,5.")
-    render.add_argument("scenario", nargs="?", metavar="SCENARIO", help="a scenario file (SCENARIOS.md)")
+    render.add_argument("scenario", nargs="?", metavar="SCENARIO",
+                        help="a scenario file (its format: docs/scenarios.md)")
     render.add_argument("--after", action="store_true",
                         help="draw the position after resolving the scenario's update")
     render.add_argument("--region", metavar="X0,Y0,X1,Y1", help="the squares to draw (corners included)")
@@ -258,7 +264,7 @@ def _add_render(commands) -> None:
                         help="player colours: as named, or their colour-blind-safe alternatives")
     render.add_argument("--out", required=True, metavar="FILE",
                         help="the image to write: FILE.png, or FILE.jpg / FILE.jpeg for a JPEG; its folder must exist")
-    render.set_defaults(run=_render)
+    render.set_defaults(run=_render, command_parser=render)
 
 
 # ----------------------------------------------------------------------------- demo
@@ -313,9 +319,11 @@ def _add_demo(commands) -> None:
         description="Play a whole session with simulated players, no Discord and no token: the real "
                     "service, scheduler and outbox, deadlines a few seconds apart. The database is "
                     "DIR/skirmish.sqlite3 (or the one --store-url names: the same posts on either), every "
-                    "post a file under DIR/posts/. Prints a summary of counts and exits with status 1 when "
-                    "a count the session should produce is zero. Run again on the same DIR (and database), "
-                    "it continues an unfinished session.")
+                    "post a file under DIR/posts/, each refused order answered as the bot answers it "
+                    "privately (DIR/posts/NNNN/private/PLAYER-refused.md), and at the end the game's record "
+                    "in DIR/record.json (python -m bot replay DIR/record.json re-checks it). Prints a summary "
+                    "of counts and exits with status 1 when a count the session should produce is zero. Run "
+                    "again on the same DIR (and database), it continues an unfinished session.")
     demo.add_argument("--ruleset", default="neisg", choices=playable_presets(),
                       help="the preset to play (default: neisg)")
     demo.add_argument("--players", type=_whole, default=12, metavar="N",
@@ -333,7 +341,7 @@ def _add_demo(commands) -> None:
     demo.add_argument("--serve", type=_port, nargs="?", const=8080, default=None, metavar="PORT",
                       help="then serve the web viewer of the session's database on 127.0.0.1:PORT (default 8080), "
                            "printing 'viewer: URL', until Ctrl-C; a session already played is not played again")
-    demo.set_defaults(run=_demo)
+    demo.set_defaults(run=_demo, command_parser=demo)
 
 
 # ----------------------------------------------------------------------------- run
@@ -446,7 +454,7 @@ def _add_run(commands) -> None:
                           "messages (docs/sharding.md). Default: one process, every shard and game")
     run.add_argument("--shard-count", type=_whole, metavar="N",
                      help="how many shards the bot has in all, over every process (with --shards)")
-    run.set_defaults(run=_run)
+    run.set_defaults(run=_run, command_parser=run)
 
 
 # ----------------------------------------------------------------------------- replay
@@ -484,7 +492,79 @@ def _add_replay(commands) -> None:
                     "first difference. Exit status 0 when every update matches, 1 when one differs, 2 "
                     "for a file that is not a record. The format is described in docs/record.md.")
     replay.add_argument("file", metavar="FILE", help="the record (JSON)")
-    replay.set_defaults(run=_replay)
+    replay.set_defaults(run=_replay, command_parser=replay)
+
+
+# ----------------------------------------------------------------------------- export
+def _export(args: argparse.Namespace) -> int:
+    """Write one game's record from a store, as /game export posts it (docs/record.md)."""
+    import asyncio
+
+    from bot.service import Moderator, Service, ServiceError
+    from bot.service.publishing import write_atomically
+    from bot.store import Store, StoreError
+    from bot.store.database import parse_url, redact
+
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise CommandError(f"--out {args.out}: the folder {out.parent} does not exist (create it first)")
+    where = redact(args.store_url)
+    try:
+        backend, path = parse_url(args.store_url)
+    except StoreError as exc:
+        raise CommandError(f"--store-url: {exc}") from None
+    if backend == "sqlite" and not Path(path).is_file():      # opening it would create an empty one
+        raise CommandError(f"--store-url {where}: no such SQLite file {path}")
+
+    async def export() -> bytes:
+        try:
+            store = await Store.open(args.store_url)
+        except StoreError as exc:
+            raise CommandError(f"--store-url {where}: {exc}") from None
+        except OSError as exc:          # the server cannot be reached, or refuses (asyncpg's own errors)
+            raise CommandError(f"--store-url {where}: cannot open it: {exc}") from None
+        except Exception as exc:        # noqa: BLE001 - a PostgreSQL refusal: no such database, a wrong password
+            raise CommandError(f"--store-url {where}: cannot open it: {type(exc).__name__}: {exc}") from None
+        try:
+            service = Service(store)
+            games = await service.games_in(include_ended=True)
+            game = next((game for game in games if game.id == args.game), None)
+            if game is None:
+                held = ", ".join(f"{g.id} ({g.name})" for g in sorted(games, key=lambda g: g.id)[:20]) or "none"
+                raise CommandError(f"--game {args.game}: {where} has no game {args.game} (its games: {held})")
+            # whoever holds the database holds every server's games: the command line's user may
+            # export any of them, as the server's moderator would (nothing is posted nor audited)
+            _, data = await service.export_record(game.id, actor=Moderator(user_id=0, guild_id=game.guild_id),
+                                                  post=False)
+            return data
+        except ServiceError as exc:
+            raise CommandError(f"--game {args.game}: {exc.describe()}") from None
+        finally:
+            await store.close()
+
+    data = asyncio.run(export())
+    try:
+        write_atomically(out, data)
+    except OSError as exc:
+        raise CommandError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    print(f"wrote the record of game {args.game} to {args.out}; re-check it with: python -m bot replay {args.out}")
+    return 0
+
+
+def _add_export(commands) -> None:
+    export = commands.add_parser(
+        "export", help="write a game's record from a store (as /game export posts it)",
+        description="Write the record of one game of a store (every resolved update: positions, orders, "
+                    "seeds, reports; moderator edits and rollbacks as what they are) to a JSON file, as a "
+                    "moderator's /game export posts it; nothing is posted. Re-check it with "
+                    "'python -m bot replay FILE' (docs/record.md). Exit status 2 for a store that cannot be "
+                    "opened, a game it does not hold or one not started yet.")
+    export.add_argument("--store-url", required=True, type=_store_url, metavar="URL",
+                        help="the database: sqlite:///PATH (relative; sqlite:////PATH absolute) or "
+                             "postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE")
+    export.add_argument("--game", required=True, type=_positive, metavar="ID", help="the game's id (/games lists them)")
+    export.add_argument("--out", required=True, metavar="FILE", help="the record to write (JSON); its folder must exist")
+    export.set_defaults(run=_export, command_parser=export)
 
 
 # ----------------------------------------------------------------------------- store
@@ -528,7 +608,7 @@ def _add_store(commands) -> None:
     copy.add_argument("--upgrade-source", action="store_true",
                       help="if FROM has an older schema than this code, upgrade it in place first (as the bot does "
                            "when it starts); without it such a FROM is refused and left as it is")
-    copy.set_defaults(run=_store_copy)
+    copy.set_defaults(run=_store_copy, command_parser=copy)
 
 
 
@@ -611,7 +691,7 @@ def _add_web(commands) -> None:
                      help="the store to read instead of the configuration's: sqlite:///PATH or postgresql://...")
     web.add_argument("--host", metavar="H", help="the address to listen on (default: [web] host, 127.0.0.1)")
     web.add_argument("--port", type=_port, metavar="P", help="the port to listen on (default: [web] port, 8080)")
-    web.set_defaults(run=_web)
+    web.set_defaults(run=_web, command_parser=web)
 # ----------------------------------------------------------------------------- ratings
 def _ratings(args: argparse.Namespace) -> int:
     """Print each server's leaderboards, worked out from the stored games (issue 42)."""
@@ -665,7 +745,7 @@ def _add_ratings(commands) -> None:
                               "postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE (default: [store] of ./config.toml)")
     ratings.add_argument("--family", default=None, metavar="F",
                          help="only this game family's leaderboards (arena, territory)")
-    ratings.set_defaults(run=_ratings)
+    ratings.set_defaults(run=_ratings, command_parser=ratings)
 
 
 # ----------------------------------------------------------------------------- main
@@ -676,14 +756,39 @@ def build_parser() -> argparse.ArgumentParser:
     _add_demo(commands)
     _add_run(commands)
     _add_replay(commands)
+    _add_export(commands)
     _add_store(commands)
     _add_web(commands)
     _add_ratings(commands)
     return parser
 
 
+def _unknown_options(args: argparse.Namespace, extras: list[str]) -> str:
+    """The message for arguments the command does not take: the first one named, with the option
+    it most looks like (``--rulset`` -> ``--ruleset``), and where the command's options are listed."""
+    # every command registers its parser as command_parser; one that does not is named by its words
+    parser = getattr(args, "command_parser", None) or argparse.ArgumentParser(
+        prog=" ".join(["python -m bot", *filter(None, (getattr(args, "command", None), getattr(args, "action", None)))]),
+        add_help=False)
+    first = extras[0]
+    message = f"{parser.prog}: error: unrecognized argument {first!r}"
+    if first.startswith("-"):
+        import difflib
+
+        known = [option for action in parser._actions for option in action.option_strings if option.startswith("--")]
+        close = difflib.get_close_matches(first.split("=", 1)[0], known, n=1, cutoff=0.6)
+        if close:
+            message += f": did you mean {close[0]}?"
+    return f"{message}\n(python -m bot {' '.join(parser.prog.split()[3:])} --help lists its options)"
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)   # a usage error exits with status 2 (argparse)
+    # a usage error exits with status 2 (argparse); an argument the command does not take is
+    # named with the option it most looks like, rather than the top-level usage argparse prints
+    args, extras = build_parser().parse_known_args(argv)
+    if extras:
+        print(_unknown_options(args, extras), file=sys.stderr)
+        return EXIT_USAGE
     try:
         return args.run(args)
     except CommandError as exc:

@@ -83,6 +83,15 @@ class ClientRelay(OutboxRelay):
             pass
 
 
+def silence_voice_warnings() -> None:
+    """Keep discord.py from warning at start-up that PyNaCl (and davey) are missing, "voice will NOT
+    be supported": Skirmish never joins a voice channel, and the warning worries moderators for
+    nothing. discord.py warns once per process, when a client is made, as long as these flags are
+    set (a version without one of them simply gets an attribute it never reads)."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
 class SkirmishBot(commands.Bot):
     """Skirmish on Discord. ``config``: the validated :class:`~bot.config.Config`.
 
@@ -101,6 +110,7 @@ class SkirmishBot(commands.Bot):
                  intents: discord.Intents | None = None, shards: Shards | None = None, **client_options) -> None:
         if shards is not None and service is not None and service.shards != shards:
             raise ValueError(f"the service runs {service.shards.text()}, not {shards.text()}")
+        silence_voice_warnings()
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, tree_cls=CommandTree,
                          intents=intents or bot_intents(),
                          allowed_mentions=discord.AllowedMentions.none(), **client_options)

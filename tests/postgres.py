@@ -3,8 +3,11 @@
 The server comes from the ``pgserver`` wheel (the test extra), which bundles PostgreSQL's binaries: no
 system package is needed. One server runs for the whole test run, started by the first test that asks
 for it, in a temporary folder, listening on 127.0.0.1 on a free port (so child processes reach it by
-URL too), and stopped at the end. As root, PostgreSQL refuses to run: the server then runs as the
-unprivileged system user ``pgserver`` (created if missing, as pgserver itself does).
+URL too), and stopped at the end. With pytest-xdist (``make test`` runs ``pytest -n auto``) each
+worker is a test run of its own and starts its own server, in its own folder, on its own port: the
+workers share nothing, and a database name holds its worker's process id besides. As root,
+PostgreSQL refuses to run: the server then runs as the unprivileged system user ``pgserver``
+(created if missing, as pgserver itself does).
 
 Fixtures:
 
@@ -319,7 +322,10 @@ def pytest_terminal_summary(terminalreporter, config) -> None:
     skipped = [report for report in terminalreporter.stats.get("skipped", [])
                if SKIP_PREFIX in str(report.longrepr)]
     if skipped:
-        reason = config.stash.get(_UNAVAILABLE, "no server")
+        # under pytest-xdist the server was tried in a worker: its reason is in the skip's report
+        longrepr = skipped[0].longrepr
+        told = longrepr[2].split(SKIP_PREFIX, 1)[-1].strip() if isinstance(longrepr, tuple) else "no server"
+        reason = config.stash.get(_UNAVAILABLE, told)
         terminalreporter.write_sep("=", "PostgreSQL", yellow=True, bold=True)
         terminalreporter.write_line(f"{len(skipped)} PostgreSQL test(s) did not run: {reason} "
                                     f"(set {REQUIRE_VARIABLE}=1 to make this an error)", yellow=True, bold=True)

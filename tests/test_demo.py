@@ -144,6 +144,61 @@ def test_demo_writes_the_posts_layout(two_runs):
     assert notices and all("has submitted a secret move" in n for n in notices)
 
 
+def test_each_refusal_is_answered_privately_as_the_bot_answers_it(two_runs):
+    """Issue 37: a refused order is answered at once to its sender alone, so no channel post shows
+    it; the demo writes each answer beside the player's private report of that update: the word
+    "refused", the order, the reason with the part at fault pointed at, the hint where there is one,
+    and where the rulebook explains the rule."""
+    out, result = two_runs[0]
+    at_once = int(re.search(r"^  refusals\s+\d+ \((\d+) at once", result.stdout, re.MULTILINE).group(1))
+    answers = {path: path.read_text(encoding="utf-8") for path in sorted((out / "posts").glob("*/private/*-refused.md"))}
+    headers = [re.match(r"\*\*Order refused\*\* \(update (\d+), sent (with /move|by direct message)\): `(.+)`$", line)
+               for text in answers.values() for line in text.splitlines() if "Order refused" in line]
+    assert at_once > 0 and len(headers) == at_once and all(headers), answers
+    for path, text in answers.items():
+        update = int(path.parent.parent.name)
+        for block in text.split("\n\n"):
+            header, fence, reason, quoted, carets, *rest = block.splitlines()
+            order = re.match(r".*: `(.+)`$", header).group(1)
+            assert f"(update {update}," in header and fence == "```" and reason
+            assert quoted.strip() == order and set(carets.strip()) == {"^"}
+            assert "```" in rest
+    assert any("\nHint: " in text for text in answers.values())
+    assert any("in the rulebook: docs/rulebook/" in text for text in answers.values())
+    posts = text_posts(out / "posts")
+    assert not [name for name, text in posts.items() if "Order refused" in text and "/private/" not in name]
+
+
+def test_the_demo_ends_with_its_record_which_replays_and_export_writes_it_again(two_runs, tmp_path):
+    """Issue 37: the demo ends by writing its game's record (DIR/record.json, as /game export posts
+    it); ``python -m bot replay`` re-checks it, and ``python -m bot export`` writes any game's
+    record from a store: the same record (but the moment it was exported)."""
+    import json
+
+    out, result = two_runs[0]
+    record = out / "record.json"
+    assert f"  record           {record} (re-check it: python -m bot replay {record})" in result.stdout
+    replay = subprocess.run([sys.executable, "-m", "bot", "replay", str(record)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120, check=False)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert replay.stdout.splitlines()[-1] == f"{UPDATES} of {UPDATES} updates of game 1 (neisg) match"
+    again = tmp_path / "game-1.json"
+    export = subprocess.run([sys.executable, "-m", "bot", "export", "--store-url", f"sqlite:///{out / 'skirmish.sqlite3'}",
+                             "--game", "1", "--out", str(again)], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120, check=False)
+    assert export.returncode == 0, export.stderr
+    assert export.stdout == f"wrote the record of game 1 to {again}; re-check it with: python -m bot replay {again}\n"
+    exported, written = json.loads(again.read_text(encoding="utf-8")), json.loads(record.read_text(encoding="utf-8"))
+    assert exported.pop("exported_at") >= written.pop("exported_at")
+    assert exported == written
+    missing = subprocess.run([sys.executable, "-m", "bot", "export", "--store-url", f"sqlite:///{out / 'skirmish.sqlite3'}",
+                              "--game", "7", "--out", str(tmp_path / "game-7.json")], cwd=ROOT, capture_output=True,
+                             text=True, timeout=120, check=False)
+    assert missing.returncode == 2 and not (tmp_path / "game-7.json").exists()
+    assert missing.stderr.startswith("python -m bot export: error: --game 7: ") and "has no game 7 (its games: 1 (" \
+        in missing.stderr
+
+
 def test_every_post_is_delivered_once(two_runs):
     out, _ = two_runs[0]
     with sqlite3.connect(out / "skirmish.sqlite3") as db:
@@ -396,13 +451,27 @@ def test_each_family_has_its_planner_and_one_without_is_refused_in_words():
 
 
 # ============================================================================ records (issue 29)
-@pytest.mark.parametrize("runs", ["two_runs", "arena_runs", "megachess_runs"])
-def test_a_whole_demo_game_exports_and_every_update_replays(runs, request):
-    """A community can re-check a whole game: the demo's game of each ruleset (neisg here, sandbox
-    in its own test above) exported as its record, every update re-resolved by the engine."""
-    out, result = request.getfixturevalue(runs)[0]
+def _exports_and_replays(runs) -> None:
+    """A community can re-check a whole game: the demo's game of each ruleset (neisg, arena and
+    megachess here, sandbox and territory in their own tests) exported as its record, every update
+    re-resolved by the engine."""
+    out, result = runs[0]
     assert result.returncode == 0, result.stdout + result.stderr
     assert_the_record_replays(out)
+
+
+# one test per family, each naming its sessions' fixture: under pytest-xdist a test and the
+# sessions it reads go to the same worker (tests/conftest.py), so no session is played twice
+def test_a_whole_neisg_demo_game_exports_and_every_update_replays(two_runs):
+    _exports_and_replays(two_runs)
+
+
+def test_a_whole_arena_demo_game_exports_and_every_update_replays(arena_runs):
+    _exports_and_replays(arena_runs)
+
+
+def test_a_whole_megachess_demo_game_exports_and_every_update_replays(megachess_runs):
+    _exports_and_replays(megachess_runs)
 
 
 
@@ -454,12 +523,13 @@ def test_a_territory_demo_plays_turn_by_turn_until_a_verdict_or_its_length(terri
 
 def test_the_same_seed_plays_the_same_territory_session(territory_runs):
     (first, one), (second, two) = territory_runs
-
-    def without_clock(posts: dict[str, str]) -> dict[str, str]:
-        # the start announces when the first turn closes (its own deadline, RULES 5.4.8): a clock time
-        return {name: re.sub(r" Orders close at [^.]* UTC\.", "", text) for name, text in posts.items()}
-
-    assert without_clock(text_posts(first / "posts")) == without_clock(text_posts(second / "posts"))
+    # the start says how long a turn lasts, not the clock time the first one closes at (issue 37)
+    start = (first / "posts" / "0000").glob("announcement-*.md")
+    assert [path.read_text(encoding="utf-8") for path in start] == [
+        "**Skirmish demo (territory, 2 players, 24 updates, seed 1)** has started: Territory. Seats: Ada (Red), "
+        "Basil (Blue). Send your orders with /move. Each turn lasts up to 24 hours: it ends as soon as its "
+        "player's submission is accepted.\n"]
+    assert text_posts(first / "posts") == text_posts(second / "posts")
     assert pictures(first / "posts") == pictures(second / "posts")
     assert counts(one.stdout) == counts(two.stdout)
 

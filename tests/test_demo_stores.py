@@ -79,7 +79,8 @@ def counts(stdout: str) -> list[str]:
     """The summary's count lines (not its paths, its time, or the lines about a continued or ended run)."""
     return [line.split(" files in ")[0] for line in stdout.splitlines()
             if line.startswith("  ") and not line.strip().startswith(("time", "note", "warning", "continued:",
-                                                                         "nothing was played", "(choose another"))]
+                                                                         "nothing was played", "(choose another",
+                                                                         "record "))]
 
 
 async def _skip_sequence_values(url: str, count: int = 5) -> None:

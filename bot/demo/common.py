@@ -15,7 +15,7 @@ from bot.engine.model import Piece, Square, format_square
 from bot.engine.ruleset import Ruleset
 from bot.engine.variants import variant_for
 
-__all__ = ["DATABASE", "POSTS", "LEDGER", "STORE_MARK", "STORE_SCHEMES", "INTERVAL_SECONDS", "MAX_INTERVAL_SECONDS",
+__all__ = ["DATABASE", "POSTS", "LEDGER", "RECORD", "STORE_MARK", "STORE_SCHEMES", "INTERVAL_SECONDS", "MAX_INTERVAL_SECONDS",
            "GUILD_ID", "CHANNEL_ID", "MODERATOR_ID", "FIRST_USER_ID", "NAMES", "DemoError", "DemoOptions",
            "SimulatedPlayer", "Intent", "Planner", "cast", "shown_url", "player_rng", "move_text", "chebyshev",
            "join_lines"]
@@ -23,6 +23,8 @@ __all__ = ["DATABASE", "POSTS", "LEDGER", "STORE_MARK", "STORE_SCHEMES", "INTERV
 DATABASE = "skirmish.sqlite3"
 POSTS = "posts"
 LEDGER = "demo-ledger.json"
+#: the game's record at the end of the session (what /game export posts; python -m bot replay re-checks it)
+RECORD = "record.json"
 #: in DIR, when the session's game lives in a database outside it (``--store-url``): which one
 STORE_MARK = "demo-store.json"
 #: the store URLs ``--store-url`` takes (INTERFACES.md, "[store]")

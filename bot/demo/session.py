@@ -24,8 +24,8 @@ from bot.engine.model import format_amount
 from bot.engine.ruleset import Ruleset, load_preset
 from bot.engine.variants import variant_for
 
-from .common import (CHANNEL_ID, GUILD_ID, LEDGER, MAX_INTERVAL_SECONDS, MODERATOR_ID, POSTS, STORE_MARK, DemoError,
-                     DemoOptions, Planner, SimulatedPlayer)
+from .common import (CHANNEL_ID, GUILD_ID, LEDGER, MAX_INTERVAL_SECONDS, MODERATOR_ID, POSTS, RECORD, STORE_MARK,
+                     DemoError, DemoOptions, Planner, SimulatedPlayer)
 from .planners import planner_for
 from .summary import Summary
 
@@ -313,7 +313,19 @@ class _Session:
         finally:
             await service.stop()
         progress.close()
-        return await self.summarise(game)
+        summary = await self.summarise(game)
+        summary.record = await self.export_record(game)
+        return summary
+
+    async def export_record(self, game) -> Path:
+        """The game's record in ``DIR/record.json``, as a moderator's /game export posts it (not
+        posted here): anyone re-checks it with ``python -m bot replay DIR/record.json``."""
+        from bot.service.publishing import write_atomically
+
+        _, data = await self.service.export_record(game.id, actor=_moderator(), post=False)
+        path = self.out / RECORD
+        write_atomically(path, data)
+        return path
 
     # ------------------------------------------------------------------ the moderator
     async def find_or_create(self):
@@ -429,6 +441,7 @@ class _Session:
         intents = await asyncio.to_thread(self.planner.plan, self.ruleset, state, update, self.options.seed,
                                           self.players, frozenset(shown))
         refused = secret = sent = 0
+        answers: dict[str, list[str]] = {}      # each player's refusals, as the bot answers them privately
         self.resolved_early = False
         for intent in intents:
             user = intent.player.user_id
@@ -436,8 +449,10 @@ class _Session:
                 if intent.slip is not None:
                     try:
                         await service.submit_order(game.id, user_id=user, text=intent.slip, source=intent.source)
-                    except OrderRefused:
+                    except OrderRefused as refusal:
                         refused += 1
+                        answers.setdefault(intent.player.name, []).append(
+                            refusal_answer(update, intent.slip, intent.source, refusal))
                 if intent.order is None:
                     continue
                 receipt = await service.submit_order(game.id, user_id=user, text=intent.order, source=intent.source)
@@ -449,7 +464,19 @@ class _Session:
             self.resolved_early = self.resolved_early or receipt.resolves_now
             sent += 1
             secret += receipt.secret
+        self.write_refusals(update, answers)
         self.ledger.record(update, sent=sent, secret=secret, refused=refused)
+
+    def write_refusals(self, update: int, answers: dict[str, list[str]]) -> None:
+        """Each refused player's answers of this update, in ``posts/NNNN/private/<player>-refused.md``
+        beside their private report: on Discord the bot answers a refused order at once, to its
+        sender only, so nothing in the channel shows it. Rewritten whole per update, so an update
+        whose orders are sent again after a crash leaves the same file."""
+        from bot.service.publishing import safe_file_name, write_atomically
+
+        folder = self.out / POSTS / f"{update:04d}" / "private"
+        for name, texts in sorted(answers.items()):
+            write_atomically(folder / safe_file_name(f"{name}-refused.md"), ("\n\n".join(texts) + "\n").encode())
 
     async def entries(self, game_id: int, update: int) -> list:
         """The report entries of a resolved update (read once: a resolved update does not change)."""
@@ -504,6 +531,20 @@ class _Session:
             headline = (f"{who} {'wins' if len(names) == 1 else 'share the win'} with "
                         f"{format_amount(best)} {currency}")
         return f"{headline}: {verdict.reason}" if verdict.reason else headline
+
+
+def refusal_answer(update: int, order: str, source: str, refusal) -> str:
+    """How the bot answers a refused order, privately, to the player who sent it (cogs/__init__.py's
+    ``error_text`` without Discord's code block): the order, the reason with the part at fault
+    pointed at, the hint, and where the rulebook explains the rule it cites."""
+    from bot.service.rulebook import Rulebook
+
+    how = "by direct message" if source == "dm" else "with /move"
+    first_line = order.splitlines()[0] if order else ""
+    shown_order = first_line if first_line == order else f"{first_line} … ({len(order.splitlines())} lines)"
+    footer = Rulebook().footer(refusal.message, refusal.hint, refusal.rule)
+    return "\n".join([f"**Order refused** (update {update}, sent {how}): `{shown_order}`", "```",
+                       refusal.describe(), "```", *([footer] if footer else [])])
 
 
 def main(options: DemoOptions) -> int:

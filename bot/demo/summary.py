@@ -39,6 +39,7 @@ class Summary:
     first_event: int | None = None
     own_first_event: int | None = None
     resumed: tuple[int, bool] | None = None   # a re-run on the same DIR: (updates played before it, already over)
+    record: Path | None = None                # the game's record, exported at the end (DIR/record.json)
 
     @property
     def refusals(self) -> int:
@@ -62,6 +63,7 @@ class Summary:
             ("refusals", f"{self.refusals} ({self.refused_at_once} at once, {self.refused_at_update} at the update)"),
             *self.rows,
             ("posts", f"{self.posts} files in {Path(options.out) / POSTS}"),
+            *([("record", f"{self.record} (re-check it: python -m bot replay {self.record})")] if self.record else []),
         ]
         width = max(len(label) for label, _ in rows)
         title = (f"Skirmish demo: {options.ruleset}, {self.players or options.players} players{self.players_note}, "

@@ -102,14 +102,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.engine", description="Skirmish's rules engine.")
     commands = parser.add_subparsers(dest="command", required=True)
     scenario = commands.add_parser("scenario", help="resolve scenario files and compare with their [expect]")
-    scenario.add_argument("files", nargs="+", metavar="FILE", help="scenario files (SCENARIOS.md)")
+    scenario.add_argument("files", nargs="+", metavar="FILE", help="scenario files (their format: docs/scenarios.md)")
     scenario.add_argument("--print", action="store_true", help="print the position after the update as TOML")
     scenario.add_argument("--report", action="store_true",
                           help="also print each update's public report and every refused order with its reason "
                                "(with --print: as # comments after the position)")
     scenario.set_defaults(run=_scenario)
     moves = commands.add_parser("moves", help="print every piece's legal destinations in a scenario file, as JSON")
-    moves.add_argument("file", help="a scenario file (SCENARIOS.md)")
+    moves.add_argument("file", help="a scenario file (its format: docs/scenarios.md)")
     moves.set_defaults(run=_moves)
     args = parser.parse_args(argv)
     return args.run(args)

@@ -184,7 +184,15 @@ class GameCases(ServiceBase):
                                     **self._deadlines(game, self.schedule(game), now))
                 await q.audit(game_id=game.id, actor=actor_id, action="start", detail={}, at=now)
                 game = await q.game(game.id)
-                when = f" Orders close at {game.deadline_at:%Y-%m-%d %H:%M} UTC." if game.deadline_at else ""
+                if variant.features.turn_based:
+                    # each turn has its own deadline: the turn's length says more than the first
+                    # one's clock time (and the demo's posts stay alike on every run)
+                    length = turn_schedule(settings).describe().removeprefix("every ")
+                    when = f" Each turn lasts up to {length}: it ends as soon as its player's submission is accepted."
+                elif game.deadline_at:
+                    when = f" Orders close at {game.deadline_at:%Y-%m-%d %H:%M} UTC."
+                else:
+                    when = ""
                 if seated:
                     # the colours the variant seats them with (territory: Red and Blue, whatever was chosen, P68)
                     seats = ", ".join(f"{row.name} ({state.players[row.name].colour})" for row in seated)

@@ -167,6 +167,11 @@ def _replay_update(ruleset: Ruleset, entry: dict, key: tuple[int, int], states: 
         return differs(f"its starting position is not the recorded position before it: {difference}")
     state, report = resolve(ruleset, serialize.state_from_json(before), entry["orders"], entry["seed"])
     refused = tuple(report.refusals())
+    # an order edited by hand shows first in what the report says the players ordered: named so,
+    # rather than by its consequence in the position (a piece's id, a balance)
+    difference = order_difference(entry["report"], report.to_json())
+    if difference:
+        return UpdateCheck(update, revision, rolled_back, False, difference, refused)
     difference = first_difference(serialize.migrate(entry["after"]), serialize.state_to_json(state), "position")
     if not difference:
         difference = first_difference(entry["report"], report.to_json(), "report")
@@ -174,6 +179,32 @@ def _replay_update(ruleset: Ruleset, entry: dict, key: tuple[int, int], states: 
         return UpdateCheck(update, revision, rolled_back, False, difference, refused)
     Report.from_json(entry["report"])     # a recorded report that the engine cannot read is an error too
     return UpdateCheck(update, revision, rolled_back, True, refused=refused)
+
+
+def _orders_reported(report: Any) -> dict[str, list[str]]:
+    """What a report (as JSON) says each player ordered: the ``order`` of its order entries, by
+    player, in the report's order."""
+    ordered: dict[str, list[str]] = {}
+    for entry in report.get("entries", []) if isinstance(report, dict) else []:
+        data = entry.get("data") if isinstance(entry, dict) else None
+        if entry.get("type") == "order" and isinstance(data, dict) and "order" in data:
+            for player in entry.get("players", []):
+                outcome = f" ({data['outcome']})" if data.get("outcome") else ""
+                ordered.setdefault(str(player), []).append(f"{data['order']}{outcome}")
+    return ordered
+
+
+def order_difference(recorded: Any, replayed: Any) -> str:
+    """The first player (by name) whose orders the recorded report and the replay's report tell
+    differently, in words (``the order of Ada: the record's report says N(1,1)-(2,3) (played), the
+    replay of the record's orders gives N(1,1)-(2,4) (played)``); empty when they agree."""
+    before, after = _orders_reported(recorded), _orders_reported(replayed)
+    for player in sorted(set(before) | set(after)):
+        said, gives = before.get(player, []), after.get(player, [])
+        if said != gives:
+            return (f"the order of {player}: the record's report says {'; '.join(said) or 'no order'}, the "
+                    f"replay of the record's orders gives {'; '.join(gives) or 'no order'}")
+    return ""
 
 
 def first_difference(recorded: Any, replayed: Any, path: str = "") -> str:

@@ -113,7 +113,15 @@ class SqliteStore(Store):
     async def connect(cls, path: str) -> "SqliteStore":
         """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
         if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            # tried first without aiosqlite, whose thread outlives a failed connect and complains
+            # about the closed event loop: a folder this user may not write in (a service started
+            # in / with a relative path) is one clear message
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                await asyncio.to_thread(lambda: sqlite3.connect(path).close())
+            except (OSError, sqlite3.Error) as exc:
+                where = path if Path(path).is_absolute() else f"{path} (in the working directory {Path.cwd()})"
+                raise StoreError(f"cannot open or create the SQLite file {where}: {exc}") from None
         writer = await aiosqlite.connect(path, isolation_level=None)
         try:
             writer.row_factory = aiosqlite.Row

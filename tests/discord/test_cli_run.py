@@ -6,12 +6,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(tmp_path, *args: str, token: str | None = None) -> subprocess.CompletedProcess:
     environment = {key: value for key, value in os.environ.items() if key != "DISCORD_TOKEN"}
     if token is not None:
         environment["DISCORD_TOKEN"] = token
+    # run from another folder: this checkout's code, not whichever copy the virtualenv has installed
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environment.get("PYTHONPATH")]))
     return subprocess.run([sys.executable, "-m", "bot", "run", *args], cwd=tmp_path, env=environment,
                           capture_output=True, text=True, timeout=60)
 
@@ -62,3 +67,27 @@ def test_a_database_that_cannot_be_reached_exits_2_before_connecting_to_discord(
     assert "store.url" in done.stderr and "postgresql://bot:***@127.0.0.1:9/skirmish" in done.stderr
     assert "Discord" not in done.stderr.splitlines()[-1]
     assert "hunter2" not in done.stderr + done.stdout and "Traceback" not in done.stderr
+
+
+def test_no_warning_about_voice_which_the_bot_does_not_use(tmp_path):
+    """discord.py warns at start-up that PyNaCl is missing, "voice will NOT be supported"; Skirmish
+    uses no voice, so a moderator starting it sees no such warning (here Discord cannot be reached,
+    after the bot was made and started logging)."""
+    (tmp_path / "c.toml").write_text('[discord]\napi_base = "http://127.0.0.1:9/api/v10"\n')
+    done = run(tmp_path, "--config", "c.toml", token="secret-token")
+    assert done.returncode == 2 and "cannot reach Discord at http://127.0.0.1:9/api/v10" in done.stderr
+    assert "voice" not in done.stderr.lower() and "PyNaCl" not in done.stderr
+
+
+def test_a_sqlite_file_that_cannot_be_created_exits_2_naming_it(tmp_path):
+    """A relative path under a service started in / (no WorkingDirectory=, docs/deploy.md) lands
+    where the bot may not write: one message naming the file, not a traceback."""
+    (tmp_path / "taken").mkdir()                   # a folder where the database file should be
+    (tmp_path / "c.toml").write_text('[discord]\napi_base = "http://127.0.0.1:9/api/v10"\n'
+                                     '[store]\nurl = "sqlite:///taken"\n')
+    done = run(tmp_path, "--config", "c.toml", token="secret-token")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"python -m bot run: error: store.url: cannot open or create the SQLite file taken (in the working "
+        f"directory {tmp_path}): unable to open database file")
+    assert "Traceback" not in done.stderr and "Exception in thread" not in done.stderr

@@ -42,6 +42,8 @@ def _check_limits(rendered) -> None:
 def _check_centres(ruleset, state, rendered, palette="default", skip=()) -> int:
     """Every square holding one piece shows its owner's colour at its centre; the count checked."""
     image, layout = _image(rendered), rendered.layout
+    # a colour name the palette does not know (megachess's "Steel") gets a spare colour, as drawn
+    colours = PlayerColours(state, palette)
     checked = 0
     for square in state.board.squares():
         if not layout.contains(square) or square in skip:
@@ -50,8 +52,7 @@ def _check_centres(ruleset, state, rendered, palette="default", skip=()) -> int:
         kind = ruleset.pieces[here[0].kind]
         if len(here) != 1 or here[0].owner is None or here[0].disabled:
             continue
-        # a colour name the palette does not know (megachess's "Steel") gets a spare colour, as drawn
-        tones = PlayerColours(state, palette).of(here[0].owner)
+        tones = colours.of(here[0].owner)
         # two tones split left | right: the centre pixel is in the right half
         assert image.getpixel(_centre(layout, square)) == tones[-1], f"{kind.name} on {square}"
         checked += 1

@@ -39,6 +39,10 @@ async def test_turns_have_their_own_deadline_and_end_at_the_first_accepted_submi
     game = await _territory(table, settings={"turn_hours": 12})
     assert game.deadline_at == table.clock.now + timedelta(hours=12)
     assert table.service.schedule(game).describe() == "every 12 hours"
+    [start] = [post.body for post in await table.posts(game.id) if post.kind == "announcement"]
+    # each turn has its own deadline: the start says how long one lasts, not the first's clock time
+    assert start.endswith("Each turn lasts up to 12 hours: it ends as soon as its player's submission is accepted.")
+    assert "UTC" not in start
     receipt = await table.service.submit_order(game.id, user_id=ANN, text="pass")
     assert receipt.resolves_now
     assert await _resolve_due(table, game.id) == [1]
