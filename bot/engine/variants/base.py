@@ -153,11 +153,13 @@ class Area:
 class CycleSlot:
     """One slot of a turn cycle beside the board (territory, 5.4.2): ``name`` is a player's colour
     or a territory's; ``current`` is the slot of the turn being played (drawn outlined); ``player``
-    who acts in it from the position shown (None: nobody, the turn will be skipped)."""
+    who acts in it from the position shown (None: nobody, the turn will be skipped); ``turn`` the
+    turn that takes the slot next. A variant lists the slots in turn order, the current one first."""
 
     name: str
     current: bool = False
     player: str | None = None
+    turn: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

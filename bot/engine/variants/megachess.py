@@ -171,11 +171,15 @@ class MegachessVariant(PipelineVariant):
                 totals[team][0] += 1
                 totals[team][1] += standing.balance
         teams = tuple(TeamTotal(team, count, points) for team, (count, points) in totals.items())
-        moving = self.moving_team(state)
+        # The game has no end (RULES 5.3), but a session does: once its length is played, no team
+        # moves next and the panel says so (the picture's subtitle then says the game is over).
+        played = state.length is not None and state.update > state.length
+        moving = None if played else self.moving_team(state)
         legend = (("⇄", f"update {state.update}: {moving} moves"),) if moving else ()
+        result = f"The session's {state.length} updates are played" if played else ""
         return StandingsPanel(
             title=f"{currency.capitalize()} board", currency=currency, rows=tuple(rows), events=(),
-            next_event_draw=None, legend=legend,
+            next_event_draw=None, legend=legend, result=result,
             ranking="Ranked by points (+1 per update in the game, the value of each piece captured, 100 more per "
                     "king), then value captured, then name.",
             ranking_short="Ranked by points, then captured, then name.", teams=teams,
