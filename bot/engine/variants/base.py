@@ -187,12 +187,21 @@ class BoardAdditions:
 @dataclass(frozen=True, slots=True)
 class PanelRow:
     """One line of the standings panel: the standing, its text line and the note after the balance
-    (what the balance regenerates by next update); ``alarm`` draws the note in the warning colour."""
+    (what the balance regenerates by next update); ``alarm`` draws the note in the warning colour.
+    ``label`` is the row's words where a picture draws the balance and the note in columns of their
+    own (the text line, kept as RULES 4 writes it, says them again: "Health: 38 💖 +0 Regen, No
+    King"); empty: the line says nothing the columns do."""
 
     standing: Standing
     line: str
     note: str
     alarm: bool = False
+    label: str = ""
+
+    @property
+    def words(self) -> str:
+        """What a picture with balance and note columns writes in the row: ``label`` or ``line``."""
+        return self.label or self.line
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +270,8 @@ class StandingsPanel:
     shown: int | None = None                # an endless game shows its first ``shown`` rows and the caller's
     out: tuple[PanelOut, ...] = ()          # players who left the game, listed (marked) under the rows
     text_heading: str = ""                  # the text standings' first line, where a number is unnamed
+    captured_heading: str = "Captured"      # the heading over ``standing.captured``; empty: no such column
+    label_heading: str = ""                 # the heading over the rows' ``words`` (empty: ``line_heading``)
 
     @property
     def lines(self) -> list[str]:

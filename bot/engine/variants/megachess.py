@@ -15,7 +15,7 @@ from typing import Iterable
 from ..betza import describe_betza
 from ..board import Board
 from ..megachess import MegachessValidator, Teams, megachess_destinations, outside_kingdom
-from ..model import Piece, Player, Square, format_amount
+from ..model import Piece, Player, Square, amount_in, format_amount
 from ..movement import DEFAULT_WINDOW, Position
 from ..abilities import position_for
 from ..notation import OrderError
@@ -158,7 +158,7 @@ class MegachessVariant(PipelineVariant):
         for standing in self.standings(state):
             team = state.players[standing.name].team
             line = (f"{standing.rank}. {standing.name} ({standing.colour}, {team or 'no team'}): "
-                    f"{format_amount(standing.balance)} {currency}")
+                    f"{amount_in(standing.balance, currency)}")
             if not standing.has_king:
                 line += " No King"
             own = fading.get(standing.name, [])
