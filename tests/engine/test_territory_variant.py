@@ -123,11 +123,13 @@ def test_once_won_the_panel_says_who_won_and_no_turn_is_to_play():
     state = _state([("Bob", "Sun", (0, 0))], update=59, winners=("Bob",), ended="Bob controls the goal (T9)")
     state.players["Bob"].captured = 2
     panel = VARIANT.standings_panel(state)
-    assert panel.result == "Bob wins: Bob controls the goal (T9)" and panel.winners == ("Bob",)
+    assert panel.result == "Bob wins: controls the goal (T9)" and panel.winners == ("Bob",)
     assert [(row.standing.name, row.note, row.standing.captured) for row in panel.rows] == [
         ("Bob", "wins", 2), ("Ann", "", 0)]
     # the picture's title is not the game's name again (its subtitle is), the note column is the turn's
     assert panel.title == "Standings" and panel.note_heading == "Turn" and not panel.draws_events
+    resigned = VARIANT.standings_panel(_state(update=30, winners=("Ann",), ended="Bob resigned"))
+    assert resigned.result == "Ann wins: Bob resigned"
     drawn = VARIANT.standings_panel(_state(update=40, drawn=True, ended="24 quiet turns in a row (T10)"))
     assert drawn.result == "Drawn: 24 quiet turns in a row (T10)" and drawn.winners == ()
     assert all(row.note == "" for row in drawn.rows)

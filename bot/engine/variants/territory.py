@@ -165,8 +165,10 @@ class TerritoryVariant(Variant):
             rows.append(PanelRow(standing, line, note))
         draft = ", ".join(territory.draft_area) or "empty"
         verdict = self.verdict(state)
-        if verdict.winners:
-            result = f"{verdict.winners[0]} wins: {verdict.reason}"
+        if verdict.winners:                   # "Ada wins: controls the goal (T9)", "Ada wins: Basil resigned"
+            winner, reason = verdict.winners[0], verdict.reason
+            said = reason[len(winner) + 1:] if reason.startswith(f"{winner} ") else reason
+            result = f"{winner} wins: {said}"
         elif verdict.drawn:
             result = f"Drawn: {verdict.reason}" if verdict.reason else "Drawn"
         else:
