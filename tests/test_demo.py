@@ -294,7 +294,8 @@ def test_an_arena_demo_seats_its_players_and_plays_to_the_verdict(arena_runs):
     # a submission holds 1 + kings moves of different pieces (D41): two lines for a player with a king
     assert sum("; " in order for order in orders) > len(orders) / 2
     announcements = [p.read_text(encoding="utf-8") for p in (out / "posts").glob("*/announcement-*.md")]
-    assert any(" is over after update " in text for text in announcements), "the verdict is announced"
+    ended = [text for text in announcements if " has ended: " in text]
+    assert len(ended) == 1 and " wins after update " in ended[0], "the end and its verdict in one announcement"
 
 
 def test_the_same_seed_plays_the_same_arena_session(arena_runs):

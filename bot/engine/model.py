@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from operator import attrgetter
 
-__all__ = ["Square", "Piece", "Player", "CHECK_STATES", "PLAYER_STATUSES", "format_square", "format_amount",
+__all__ = ["Square", "Piece", "Player", "CHECK_STATES", "PLAYER_STATUSES", "format_square", "format_amount", "counted", "amount_in",
            "COORDINATE_LIMIT"]
 
 Square = tuple[int, int]
@@ -21,6 +21,21 @@ PLAYER_STATUSES = ("active", "eliminated", "resigned")
 def format_square(square: Square) -> str:
     """Squares are printed exactly as they are typed in orders: ``(x,y)``, no space."""
     return f"({square[0]},{square[1]})"
+
+
+def counted(value: Fraction | int, noun: str, plural: str | None = None) -> str:
+    """An amount with its noun, singular for exactly one ("1 point", "8 pieces", "1.5 points"):
+    ``plural`` defaults to ``noun`` + "s"; a noun with no plural, like "health",
+    passes itself as both."""
+    plural = noun + "s" if plural is None else plural
+    return f"{format_amount(value)} {noun if Fraction(value) == 1 else plural}"
+
+
+def amount_in(value: Fraction | int, currency: str) -> str:
+    """An amount of a ruleset's currency, as its plural name gives it ("points", "health"):
+    "1 point", "2 points", "3 health"."""
+    singular = currency[:-1] if currency.endswith("s") else currency
+    return counted(value, singular, currency)
 
 
 def format_amount(value: Fraction | int) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterable
 
-from .model import Square, format_amount, format_square
+from .model import Square, amount_in, counted, format_amount, format_square
 
 __all__ = ["Entry", "Report", "Context", "render", "PUBLIC", "PRIVATE"]
 
@@ -696,6 +696,8 @@ def _simple(template: str):
         mine = data["player"] == reader
         data["whose"] = "Your" if mine else f"{data['player']}'s"   # at the start of a sentence
         data["their"] = "your" if mine else "their"
+        data["s"] = "" if mine else "s"                             # "You control", "Ann controls"
+        data["plural"] = "" if data.get("count") == 1 else "s"       # "1 obstacle", "8 pieces"
         data["player"] = _who(data["player"], reader)
         for key, value in list(data.items()):
             if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
@@ -728,9 +730,9 @@ def _winner(entry: Entry, reader: str | None) -> str:
     d = entry.data
     names = _and([_who(p, reader) for p in d["winners"]])
     if len(d["winners"]) > 1:
-        return f"{names} share the win with {_amount(d['points'])} points: {d['reason']}."
+        return f"{names} share the win with {amount_in(d['points'], 'points')}: {d['reason']}."
     verb = "win" if d["winners"][0] == reader else "wins"
-    return f"{names} {verb} with {_amount(d['points'])} points: {d['reason']}."
+    return f"{names} {verb} with {amount_in(d['points'], 'points')}: {d['reason']}."
 
 
 def _and(items) -> str:
@@ -741,10 +743,11 @@ def _and(items) -> str:
 def _army(entry: Entry, reader: str | None) -> str:
     """Megachess: a captured king's remaining pieces go to its capturer (D61)."""
     heir, victim, count = entry.players[0], entry.data["victim"], entry.data["count"]
+    army = f"{counted(count, 'piece')} {'goes' if count == 1 else 'go'}"
     if victim == reader:
-        return (f"Your king was captured: you are eliminated, and your remaining {count} piece(s) go to {heir} "
+        return (f"Your king was captured: you are eliminated, and your remaining {army} to {heir} "
                 f"(D61); you may join again as a new player (D64).")
-    return (f"{victim}'s king was captured: {victim} is eliminated, and the remaining {count} piece(s) go to "
+    return (f"{victim}'s king was captured: {victim} is eliminated, and the remaining {army} to "
             f"{_who(heir, reader, capital=False)} (D61); {victim} may join again as a new player (D64).")
 
 
@@ -793,7 +796,7 @@ _SENTENCES = {
     "event_start": _simple("Event {name} begins: {effect} It lasts until update {until}."),
     "event_end": _simple("Event {name} has ended."),
     "obstacle": _simple("{player} placed an obstacle on {at}."),
-    "obstacles_removed": _simple("{count} obstacle(s) crumbled."),
+    "obstacles_removed": _simple("{count} obstacle{plural} crumbled."),
     # arena (RULES 5.2)
     "mad": _mad,
     "placed": _simple("{player} placed a new {kind} on {at}."),
@@ -812,7 +815,8 @@ _SENTENCES = {
     "collection": _simple("{whose} {kind} collected the bonus {bonus} on {at}: a {bonus} of {their} own now "
                           "stands on {origin} (D58)."),
     "army": _army,
-    "join": _simple("{player} joined {team} with a king on {at} and a starter army of {count} piece(s) (D62, D63)."),
+    "join": _simple("{player} joined {team} with a king on {at} and a starter army of {count} piece{plural} "
+                    "(D62, D63)."),
     "join_failed": _simple("{whose} join on {at} failed: {why} (D62)."),
     "faded": _simple("{whose} {kind} on {at} faded away: more than {ttl} updates outside {their} kingdom (D60)."),
     "bonus": _simple("A bonus {kind} appeared on {at} (D59)."),
@@ -827,7 +831,7 @@ _SENTENCES = {
     "pulled": _simple("{whose} Moon pulled the {kind} on {at} to {to}."),
     "pushed": _simple("{whose} Power pushed the {kind} on {at} to {to}."),
     "carried": _simple("{whose} Wind carried the {kind} on {at} to {to}."),
-    "goal_won": _simple("{player} controls the goal {at} and wins (T9)."),
+    "goal_won": _simple("{player} control{s} the goal {at} and win{s} (T9)."),
     "refilled": _simple("The draft area is filled back from the bag: {kinds}."),
     "drawn": _simple("{quiet} quiet turns in a row: the game is drawn (T10)."),
     "conceded": _conceded,

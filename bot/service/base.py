@@ -328,17 +328,20 @@ class ServiceBase:
         lock_at = max(start, deadline - timedelta(minutes=self.settings(game).lock_before))
         return {"deadline_at": deadline, "lock_at": lock_at, "reminded_for": None}
 
-    async def _finish(self, q, game: Game, actor: int, reason: str) -> None:
-        """End a game in the current transaction: pending orders cancelled, the end announced, and
-        the timelapse owed. The caller makes it after the commit (:meth:`make_timelapse`): drawing it
-        here would hold the database for every game while it draws."""
+    async def _finish(self, q, game: Game, actor: int, reason: str, result: str = "") -> None:
+        """End a game in the current transaction: pending orders cancelled, the end announced in one
+        post (why it ended, then ``result``: who won and the final standings, when a verdict ended
+        it), and the timelapse owed. The caller makes it after the commit (:meth:`make_timelapse`):
+        drawing it here would hold the database for every game while it draws."""
         now = self.now()
         await q.move_orders(game.id, game.update_no, "pending", "cancelled")
         await q.move_orders(game.id, game.update_no, "locked", "cancelled")
         await q.update_game(game.id, status="ended", locked=True, lock_at=None, deadline_at=None, claimed_by=None,
                             claimed_at=None)
         await q.audit(game_id=game.id, actor=actor, action="end", detail={"reason": reason}, at=now)
-        await self._post(q, game, max(game.update_no - 1, 0), "announcement", f"**{game.name}** has ended: {reason}.")
+        ended = f"**{game.name}** has ended: {reason}."
+        await self._post(q, game, max(game.update_no - 1, 0), "announcement",
+                         f"{ended} {result}" if result else ended)
         if len(await q.snapshot_keys(game.id)) >= 2:          # something happened since the start
             await q.owe_timelapse(game.id, max(game.update_no - 1, 0), now)
 

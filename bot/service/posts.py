@@ -106,7 +106,12 @@ def entries_by_player(report: Report) -> dict[str, list]:
     return found
 
 
-def timelapse_body(frames: int) -> str:
-    """The words of the timelapse post of a session shown in ``frames`` frames."""
-    updates = frames - 1
-    return f"The whole session, update by update ({updates} update{'s' if updates != 1 else ''})."
+def timelapse_body(positions: int, step: int = 1) -> str:
+    """The words of the timelapse post of a session of ``positions`` positions (the start and one
+    after each update), shown one frame every ``step`` updates (and the last)."""
+    updates = positions - 1
+    played = f"{updates} update{'s' if updates != 1 else ''}"
+    if step == 1:
+        return f"The whole session, update by update ({played})."
+    return (f"The whole session ({played}), one frame every {step} updates and the last, to stay under "
+            f"Discord's 10 MB.")

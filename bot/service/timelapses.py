@@ -14,7 +14,9 @@ every other game. Instead:
   the start; a moderator's edit) are drawn again. One short transaction then puts the GIF in the
   outbox and marks the debt paid. It is idempotent, and a crash before it ends leaves the debt, which
   :meth:`~.updates.UpdateCases.recover` pays at the next start. The GIF is the one
-  :func:`bot.render.paint.timelapse.render_timelapse` makes of the same positions, frame for frame.
+  :func:`bot.render.paint.timelapse.render_timelapse` makes of the same positions, frame for frame;
+- a long game is thinned to a byte budget first (:func:`frames_step`): one position every N
+  updates and the last, each frame's label saying "· 1 in N" (Discord takes 10 MB at most).
 """
 
 from __future__ import annotations
@@ -27,15 +29,56 @@ from bot.engine import serialize
 from bot.engine.ruleset import Ruleset
 from bot.engine.state import GameState
 from bot.render.board import Rendered
-from bot.render.paint.timelapse import assemble_timelapse, render_frame
+from bot.render.paint.timelapse import MAX_BYTES, assemble_timelapse, render_frame
 from bot.render.scene.timelapse import Extent, frame_label, region_of, state_extent
 
 from .base import ServiceBase
 from .posts import timelapse_body
 
-__all__ = ["TimelapseCases", "Frame", "update_frame", "frame_place"]
+__all__ = ["TimelapseCases", "Frame", "update_frame", "frame_place", "thinned", "thinned_label", "frames_step",
+           "FRAME_BUDGET", "MOST_FRAMES"]
 
 log = logging.getLogger(__name__)
+
+#: The frames' PNG bytes a timelapse may hold before it is thinned. The GIF of frames that weigh
+#: more is scaled down until it is under ``MAX_BYTES`` (8 MB, Discord takes 10): up to twice that
+#: the boards stay readable; beyond it every position would shrink to a smudge, so positions are
+#: left out instead (a megachess game: 480 KB a frame, 21 frames made a 7.4 MB GIF).
+FRAME_BUDGET = 2 * MAX_BYTES
+#: The most frames in one GIF, however light: a longer GIF is not watched, and each frame costs
+#: time to draw and encode (500 updates of a small board otherwise make 501 frames).
+MOST_FRAMES = 100
+
+
+def frames_step(count: int, frame_bytes: int, budget: int | None = None, most: int | None = None) -> int:
+    """The smallest step such that every step-th of ``count`` positions (the first, then every
+    step-th, and always the last: :func:`thinned`), at ``frame_bytes`` a frame, fit ``budget``
+    (default :data:`FRAME_BUDGET`) and number at most ``most`` (default :data:`MOST_FRAMES`)."""
+    budget = FRAME_BUDGET if budget is None else budget
+    most = MOST_FRAMES if most is None else most
+    if count < 1:
+        raise ValueError("a timelapse needs at least one position")
+    step = 1
+    while True:
+        shown = len(thinned(count, step))
+        if shown <= 2 or (shown <= most and shown * frame_bytes <= budget):
+            return step
+        step += 1
+
+
+def thinned_label(label: str, step: int) -> str:
+    """A frame's label when the timelapse shows one position every ``step`` updates: said on
+    every frame, beside its update ("after update 480 · 1 in 16")."""
+    return label if step == 1 else f"{label} · 1 in {step}"
+
+
+def thinned(count: int, step: int) -> list[int]:
+    """The indexes of the positions shown with one frame every ``step`` updates: 0, step, 2 step,
+    ..., and the last position always (the game's end)."""
+    shown = list(range(0, count, step))
+    if shown[-1] != count - 1:
+        shown.append(count - 1)
+    return shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +169,10 @@ class TimelapseCases(ServiceBase):
             bounds = next((b for b in (facts[key][2] if key in facts else states[key].board.bounds for key in keys)
                            if b), None)
             region = region_of(extents, bounds)
+            step = frames_step(len(keys), await self._frame_bytes(game_id, keys, facts, region))
+            chosen = [keys[index] for index in thinned(len(keys), step)]
             labels, pngs = [], []
-            for key in keys:
+            for key in chosen:
                 if key in facts and _same_region(facts[key][3], region):
                     async with self.store.snapshot_read() as q:
                         png = await q.frame_png(game_id, *key)
@@ -141,11 +186,24 @@ class TimelapseCases(ServiceBase):
                     png = await asyncio.to_thread(render_frame, ruleset, state, region, palette=palette)
                     labels.append(frame_label(state))
                 pngs.append(png)
+            labels = [thinned_label(label, step) for label in labels]
             gif = await asyncio.to_thread(assemble_timelapse, ruleset.title, labels, pngs)
             async with self.store.transaction() as q:
                 if await q.owed_timelapse(game_id) is None:
                     return None
-                post_id = await self._post(q, game, update_no, "timelapse", timelapse_body(len(keys)), gif,
+                post_id = await self._post(q, game, update_no, "timelapse", timelapse_body(len(keys), step), gif,
                                            "timelapse.gif")
                 await q.timelapse_made(game_id, post_id)
             return post_id
+
+    async def _frame_bytes(self, game_id: int, keys: list, facts: dict, region) -> int:
+        """What one frame weighs, as its PNG: the heaviest of the first, middle and last stored
+        frames drawn on ``region`` (a game's frames share their size, and a game fills up or
+        empties as it goes). 0 when none is stored on it: only the frame count then thins."""
+        stored = [key for key in keys if key in facts and _same_region(facts[key][3], region)]
+        samples = {stored[0], stored[len(stored) // 2], stored[-1]} if stored else set()
+        sizes = [0]
+        for key in samples:
+            async with self.store.snapshot_read() as q:
+                sizes.append(len(await q.frame_png(game_id, *key)))
+        return max(sizes)

@@ -434,8 +434,8 @@ class UpdateCases(ClaimCases, TimelapseCases):
                 length = self.settings(current).length
                 if verdict.over:
                     game = await q.game(game.id)
-                    await self._post(q, game, update_no, "announcement", self._verdict_text(game, new_state, verdict))
-                    await self._finish(q, game, 0, verdict.reason or ("drawn" if verdict.drawn else "won"))
+                    await self._finish(q, game, 0, verdict.reason or ("drawn" if verdict.drawn else "won"),
+                                       self._verdict_text(game, new_state, verdict))
                     return True
                 if length is not None and update_no >= length:
                     await self._finish(q, await q.game(game.id), 0, f"all {length} updates are played")
@@ -443,19 +443,18 @@ class UpdateCases(ClaimCases, TimelapseCases):
                 return False
 
     def _verdict_text(self, game: Game, state: GameState, verdict) -> str:
-        """The result as the channel reads it: the winners (or the draw) and the final standings in
-        the variant's words (arena: each player's points). Why the game ended follows in the end's
-        own announcement (``_finish``: "has ended: the first to 100 points ...")."""
+        """The result as the channel reads it, after the end's "has ended: <why>." in the same
+        announcement (``_finish``; two posts back to back said the end twice): the winners (or the
+        draw) and the final standings in the variant's words (arena: each player's points)."""
         winners = list(verdict.winners)
         if verdict.drawn:
-            headline = "the game is drawn"
+            headline = "The game is drawn"
         elif len(winners) == 1:
             headline = f"{winners[0]} wins"
         else:
             headline = f"{', '.join(winners[:-1])} and {winners[-1]} share the win"
         lines = self.variant(game).standing_lines(state)
-        return "\n".join([f"**{game.name}** is over after update {state.update - 1}: {headline}.",
-                          "Final standings:", *lines])
+        return "\n".join([f"{headline} after update {state.update - 1}.", "Final standings:", *lines])
 
     # ------------------------------------------------------------------ moderator timing
     async def extend(self, game_id: int, *, minutes: float, actor: Moderator) -> Game:

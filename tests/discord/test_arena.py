@@ -165,8 +165,10 @@ async def test_the_points_board_and_the_verdict(world, owner):
     resolution = await world.resolve(game)
     assert resolution.resolved and resolution.ended
     posts = [m.content for m in world.public(world.channel)]
-    verdict = next(text for text in posts if "is over" in text)
-    assert verdict.startswith("**arena game** is over after update 1: Ada wins.\nFinal standings:\n"
-                              "1. Ada (Red): 100 points")
-    assert any("has ended: the first to 100 points" in text for text in posts)
+    # one announcement says why the game ended, who won and the final standings (issue 39: two
+    # announcements back to back said the end twice)
+    endings = [text for text in posts if "has ended" in text or "Final standings" in text]
+    assert len(endings) == 1
+    assert endings[0].startswith("**arena game** has ended: the first to 100 points")
+    assert "(RULES 5.2, D52). Ada wins after update 1.\nFinal standings:\n1. Ada (Red): 100 points" in endings[0]
     assert (await world.service.get_game(game.id)).status == "ended"

@@ -206,6 +206,21 @@ def test_the_panel_ranks_by_points_and_totals_each_team(variant):
     assert panel.row_of("Bob").standing.rank == 3 and panel.row_of("Dee") is None
 
 
+def test_once_the_session_s_length_is_played_no_team_moves_next(variant):
+    """Issue 39: the picture said "the game is over" (the session's 20 updates were played) while
+    the panel's legend said "update 21: alabaster moves"; the panel now says what ended."""
+    going = _state(PIECES, _players(), update=20)
+    going.length = 20
+    assert variant.standings_panel(going).legend == (("⇄", f"update 20: {METAL} moves"),)
+    assert variant.standings_panel(going).result == ""
+    played = _state(PIECES, _players(), update=21)
+    played.length = 20
+    panel = variant.standings_panel(played)
+    assert panel.legend == () and panel.result == "The session's 20 updates are played"
+    endless = _state(PIECES, _players(), update=21)                       # no length: no end (RULES 5.3)
+    assert variant.standings_panel(endless).legend == (("⇄", f"update 21: {ALABASTER} moves"),)
+
+
 def test_the_board_draws_each_king_s_kingdom_and_the_fading_pieces_with_the_updates_they_have_left(variant):
     """D60: Ann's rook on (20,0) is 20 from her king: outside. With fade 5 and time to live 7 it
     survives 7 - 5 + 1 = 3 more alabaster updates standing still: 9, 11 and 13 from update 8."""

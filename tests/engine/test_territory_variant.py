@@ -96,7 +96,11 @@ def test_the_board_adds_areas_the_cycle_reserves_and_the_draft_area():
     assert areas["Red home"].owner == "Ann" and len(areas["Blue home"].squares) == 22
     current = [slot for slot in additions.cycle if slot.current]
     assert [(s.name, s.player) for s in current] == [("Yellow", "Bob")]            # turn 6 is Yellow's
-    assert [s.name for s in additions.cycle] == list(TERRITORY.family_rules.cycle)
+    cycle = TERRITORY.family_rules.cycle
+    # In turn order from the current turn (issue 39: a row read T43 T44 T33 ...): turn 6 first.
+    assert [s.turn for s in additions.cycle] == list(range(6, 6 + len(cycle)))
+    assert [s.name for s in additions.cycle] == list(cycle[5:] + cycle[:5])
+    assert additions.cycle[0].current and not any(s.current for s in additions.cycle[1:])
     assert [(h.owner, h.kinds, h.limit) for h in additions.holdings] == [
         ("Ann", ("Wood",), 7), ("Bob", (), 7), (None, ("Bal", "Chs"), None)]
 
@@ -105,3 +109,27 @@ def test_the_rules_summary_fits_one_message_and_comes_from_the_file():
     text = VARIANT.rules_summary()
     assert text.startswith("**Territory** (`territory`)") and len(text) <= 2000
     assert "Red Blue Green Red Blue Yellow" in text and "at most 7" in text and "(0,0)" in text
+
+
+def test_a_capture_counts_in_the_standings_captured_column():
+    state = _state([("Ann", "Bal", (0, -4)), ("Bob", "Sun", (0, -2))],
+                   draft_area=["Bal", "Chs", "Ice", "Lts", "Moon", "Wtr"], bag=["Fire"] * 6)
+    after, report = resolve(TERRITORY, state, {"Ann": "Bal(0,-4)-(0,-2)"}, seed=1)
+    assert "captured" in report.text()
+    assert {s.name: s.captured for s in VARIANT.standings(after)} == {"Ann": 1, "Bob": 0}
+
+
+def test_once_won_the_panel_says_who_won_and_no_turn_is_to_play():
+    state = _state([("Bob", "Sun", (0, 0))], update=59, winners=("Bob",), ended="Bob controls the goal (T9)")
+    state.players["Bob"].captured = 2
+    panel = VARIANT.standings_panel(state)
+    assert panel.result == "Bob wins: controls the goal (T9)" and panel.winners == ("Bob",)
+    assert [(row.standing.name, row.note, row.standing.captured) for row in panel.rows] == [
+        ("Bob", "wins", 2), ("Ann", "", 0)]
+    # the picture's title is not the game's name again (its subtitle is), the note column is the turn's
+    assert panel.title == "Standings" and panel.note_heading == "Turn" and not panel.draws_events
+    resigned = VARIANT.standings_panel(_state(update=30, winners=("Ann",), ended="Bob resigned"))
+    assert resigned.result == "Ann wins: Bob resigned"
+    drawn = VARIANT.standings_panel(_state(update=40, drawn=True, ended="24 quiet turns in a row (T10)"))
+    assert drawn.result == "Drawn: 24 quiet turns in a row (T10)" and drawn.winners == ()
+    assert all(row.note == "" for row in drawn.rows)

@@ -139,15 +139,17 @@ def test_pieces_in_their_owners_colour(picture, turn_14):
 def test_the_current_slot_is_outlined_with_who_plays_each_slot(picture):
     layout = picture.layout
     cycle = layout.cycle
-    assert [slot.slot.name for slot in cycle] == ["Red", "Blue", "Green", "Red", "Blue", "Yellow",
-                                                  "Red", "Blue", "Purple", "Red", "Blue", "Orange"]
+    # in turn order from the current turn (issue 39): turn 14 takes slot (14-1) mod 12, Blue, first
+    assert [slot.slot.name for slot in cycle] == ["Blue", "Green", "Red", "Blue", "Yellow", "Red",
+                                                  "Blue", "Purple", "Red", "Blue", "Orange", "Red"]
+    assert [slot.turn for slot in cycle] == list(range(14, 26))
     outlined = [slot for slot in cycle if slot.outlined]
-    assert outlined == [layout.current_slot] and layout.current_slot.index == 1       # turn 14 takes slot (14-1) mod 12
+    assert outlined == [layout.current_slot] and layout.current_slot.index == 0
     assert layout.current_slot.words == ("T14", "Bob")
     by_name = {slot.slot.name: slot for slot in cycle}
     assert by_name["Green"].words == ("T15", "Ann") and by_name["Yellow"].words == ("T18", "Bob")
     assert by_name["Purple"].words == ("T21", "skip") and by_name["Orange"].words == ("T24", "skip")
-    assert cycle[0].words == ("T25", "Ann")              # the slot before the current one comes next round
+    assert cycle[-1].words == ("T25", "Ann")             # the slot before the current one comes next round
     # the outline is drawn: black just outside the current slot's box, not outside the others
     box = layout.current_slot.box
     assert _pixel(picture, (box[0] - 2, (box[1] + box[3]) // 2)) == (20, 20, 20)
@@ -299,8 +301,8 @@ def test_the_turn_cycle_the_heading_and_the_marks_are_decided_in_the_scene(turn_
     assert scene.heading_colour == player_rgb("Blue", "default")[0]
     assert scene.caption == f"Last: turn 13, Ann (Red): {MOVE}"
     outlined = [slot for slot in scene.cycle if slot.outlined]
-    assert len(outlined) == 1 and outlined[0].words == ("T14", "Bob") and outlined[0].index == 1
-    assert [slot.turn for slot in scene.cycle] == [13 + 12] + list(range(14, 25))
+    assert len(outlined) == 1 and outlined[0].words == ("T14", "Bob") and outlined[0].index == 0
+    assert [slot.turn for slot in scene.cycle] == list(range(14, 26))      # in turn order, the current first
     assert all(slot.muted == (slot.slot.player is None) for slot in scene.cycle)
     assert {(arrow.form, arrow.origin, arrow.target) for arrow in scene.arrows} >= {("pull", (1, 2), (1, 1))}
     assert scene.placed == ((-4, -4),)

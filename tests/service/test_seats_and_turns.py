@@ -178,8 +178,8 @@ async def test_a_won_game_ends_with_the_winners_and_the_final_standings(seated, 
     ended = await table.service.get_game(game.id)
     assert ended.status == "ended"
     bodies = [post.body for post in await table.posts(game.id) if post.kind == "announcement"]
-    result = next(body for body in bodies if "is over" in body)
-    assert "after update 2: Alice and Bob share the win." in result
-    assert "Final standings:" in result and "Health: 12" in result
-    assert any("has ended: 12 health reached" in body for body in bodies)
+    # one announcement: why it ended, who won, the final standings (issue 39: not two back to back)
+    (result,) = [body for body in bodies if "has ended" in body or "Final standings" in body]
+    assert f"**{game.name}** has ended: 12 health reached" in result
+    assert "Alice and Bob share the win after update 2.\nFinal standings:" in result and "Health: 12" in result
     assert any(post.kind == "timelapse" for post in await table.posts(game.id))

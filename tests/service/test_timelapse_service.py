@@ -4,10 +4,20 @@ each update resolved; the same GIF as drawing every position at the end; never l
 from __future__ import annotations
 
 import asyncio
+import io
+import random
 import threading
 
+import pytest
+from PIL import Image
+
 from bot.engine import serialize
-from bot.render.paint.timelapse import render_timelapse
+from bot.engine.model import Player
+from bot.engine.ruleset import load_preset
+from bot.engine.state import GameState
+from bot.render.paint.timelapse import assemble_timelapse, render_frame, render_timelapse
+from bot.render.scene.timelapse import frame_label, timelapse_region
+from bot.service.posts import timelapse_body
 from bot.service import Moderator, Service
 from bot.service import timelapses
 
@@ -123,3 +133,75 @@ async def test_an_updates_frame_placed_before_its_pictures_are_collected_is_the_
         drawn_again.append(frame.png != board.png)
         assert frame == timelapses.update_frame(ruleset, state, earlier, board)
     assert drawn_again == [False, False, True]       # the board itself twice, then drawn on a wider region
+
+
+# ----------------------------------------------------------------------------- size (issue 39)
+#: Discord refuses an attachment over 10 MB.
+DISCORD_LIMIT = 10 * 1024 * 1024
+
+
+def test_positions_are_thinned_to_the_byte_budget_and_the_frame_count():
+    assert timelapses.thinned(21, 1) == list(range(21))
+    assert timelapses.thinned(10, 4) == [0, 4, 8, 9]                        # the end is always shown
+    assert timelapses.frames_step(21, 480_000) == 1                         # the demo's 20 megachess updates
+    for positions in (61, 501):                                             # 480 KB frames: megachess's
+        step = timelapses.frames_step(positions, 480_000)
+        shown = timelapses.thinned(positions, step)
+        assert len(shown) * 480_000 <= timelapses.FRAME_BUDGET and step > 1
+        assert timelapses.frames_step(positions, 480_000) == step
+        assert len(timelapses.thinned(positions, step - 1)) * 480_000 > timelapses.FRAME_BUDGET   # no thinner
+    assert len(timelapses.thinned(501, timelapses.frames_step(501, 1_000))) <= timelapses.MOST_FRAMES
+    assert timelapses.frames_step(2, 10 ** 9) == 1                          # the start and the end, whatever
+    assert "one frame every 16 updates" in timelapse_body(501, 16) and "(500 updates)" in timelapse_body(501, 16)
+
+
+def _walk(ruleset, updates: int) -> list[GameState]:
+    """A generated game on a small board: each update one of two players' sixteen pieces takes a
+    random king's step (the positions after each update; a test draws only the ones shown)."""
+    rng = random.Random(39)
+    places = [(x, y) for x in range(-4, 5) for y in range(-4, 5)]
+    at = dict(zip(range(16), rng.sample(places, 16)))
+    kinds = [(("Ann" if i < 8 else "Bob"), "KQRBNPPP"[i % 8]) for i in range(16)]
+    states = []
+    for update in range(1, updates + 2):
+        pieces = [dict(owner=owner, kind=kind, square=at[i]) for i, (owner, kind) in enumerate(kinds)]
+        states.append(GameState.build(ruleset, pieces, [Player("Ann", "Red"), Player("Bob", "Blue")], update=update))
+        mover = rng.randrange(16)
+        x, y = at[mover]
+        free = [s for s in places if s not in at.values() and max(abs(s[0] - x), abs(s[1] - y)) == 1]
+        if free:
+            at[mover] = rng.choice(free)
+    return states
+
+
+@pytest.mark.parametrize("updates", [60, 500])
+def test_a_timelapse_of_60_or_500_updates_stays_under_discord_s_10_mb(updates):
+    ruleset = load_preset("neisg")
+    states = _walk(ruleset, updates)
+    region = timelapse_region(states)
+    last = render_frame(ruleset, states[-1], region)              # what the service weighs a frame by
+    step = timelapses.frames_step(len(states), len(last))
+    shown = timelapses.thinned(len(states), step)
+    labels = [timelapses.thinned_label(frame_label(states[i]), step) for i in shown]
+    gif = assemble_timelapse(ruleset.title, labels, [render_frame(ruleset, states[i], region) for i in shown])
+    assert len(gif) < DISCORD_LIMIT
+    with Image.open(io.BytesIO(gif)) as image:
+        assert image.n_frames == len(shown) <= timelapses.MOST_FRAMES
+    if updates == 500:
+        assert step > 1 and shown[-1] == 500 and labels[-1] == f"after update 500 · 1 in {step}"
+
+
+async def test_a_long_game_s_timelapse_says_it_is_thinned(table, monkeypatch):
+    monkeypatch.setattr(timelapses, "MOST_FRAMES", 3)
+    game = await table.playing_game()
+    await play(table, game, 5)                                   # 7 positions: the start and 6 updates
+    labels = []
+    real = timelapses.assemble_timelapse
+    monkeypatch.setattr(timelapses, "assemble_timelapse", lambda title, shown, pngs: labels.extend(shown) or
+                        real(title, shown, pngs))
+    await table.service.end_game(game.id, actor=MOD)
+    [post] = await timelapse_posts(table, game.id)
+    assert labels == ["before update 1 · 1 in 3", "after update 3 · 1 in 3", "after update 6 · 1 in 3"]
+    assert "one frame every 3 updates" in post.body and "(6 updates)" in post.body
+    with Image.open(io.BytesIO(post.attachment)) as image:
+        assert image.n_frames == 3

@@ -336,7 +336,11 @@ def resolve_turn(ruleset: Ruleset, state: GameState, orders: Mapping[str, str | 
     for kind, players, data in table.entries:
         report.add(kind, players, **data)
     territory = table.territory_state(base).with_changes(quiet=0)
-    after = replace(state, board=table.board, players=_players(state), update=turn + 1, next_id=table.next_id,
+    players = _players(state)
+    for kind, (by, *_), _data in table.entries:      # the standings' "Captured": enemy pieces taken
+        if kind == "capture" and by in players:
+            players[by].captured += 1
+    after = replace(state, board=table.board, players=players, update=turn + 1, next_id=table.next_id,
                     territory=territory)
     if table.winner is not None:
         after.territory = territory.with_changes(winners=(table.winner,),

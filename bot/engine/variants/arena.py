@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import Iterable
 
 from ..arena import ArenaValidator, POWERUP_EVERY, armies, powerup_words, result, value_of
-from ..model import Player, format_amount
+from ..model import Player, amount_in, format_amount
 from ..notation import OrderError
 from ..policies import Policies, Unplayable
 from ..ruleset import Ruleset
@@ -164,7 +164,7 @@ class ArenaVariant(PipelineVariant):
         for standing in self.standings(state):
             pieces = state.board.owned_by(standing.name)
             kings = sum(1 for p in pieces if p.kind == royal)
-            line = (f"{standing.rank}. {standing.name} ({standing.colour}): {format_amount(standing.balance)} points"
+            line = (f"{standing.rank}. {standing.name} ({standing.colour}): {amount_in(standing.balance, 'points')}"
                     f" --- {len(pieces)} piece{'s' if len(pieces) != 1 else ''}, {kings} king"
                     f"{'s' if kings != 1 else ''}")
             moves = min(1 + kings, len(pieces))
@@ -186,6 +186,9 @@ class ArenaVariant(PipelineVariant):
             ranking="Ranked by points, then the value of the pieces on the board, then name.",
             ranking_short="Ranked by points, then pieces, then name.",
             line_heading="Standing: points --- pieces, kings", note_heading="This round", draws_events=False,
+            # D50: an arena player's points are the value they captured, grown together: a
+            # "Captured" column would repeat "Points" on every row (issue 39), so there is none
+            captured_heading="",
             winners=verdict.winners, result=result)
 
     def board_additions(self, state: GameState) -> BoardAdditions:

@@ -153,11 +153,13 @@ class Area:
 class CycleSlot:
     """One slot of a turn cycle beside the board (territory, 5.4.2): ``name`` is a player's colour
     or a territory's; ``current`` is the slot of the turn being played (drawn outlined); ``player``
-    who acts in it from the position shown (None: nobody, the turn will be skipped)."""
+    who acts in it from the position shown (None: nobody, the turn will be skipped); ``turn`` the
+    turn that takes the slot next. A variant lists the slots in turn order, the current one first."""
 
     name: str
     current: bool = False
     player: str | None = None
+    turn: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,12 +187,21 @@ class BoardAdditions:
 @dataclass(frozen=True, slots=True)
 class PanelRow:
     """One line of the standings panel: the standing, its text line and the note after the balance
-    (what the balance regenerates by next update); ``alarm`` draws the note in the warning colour."""
+    (what the balance regenerates by next update); ``alarm`` draws the note in the warning colour.
+    ``label`` is the row's words where a picture draws the balance and the note in columns of their
+    own (the text line, kept as RULES 4 writes it, says them again: "Health: 38 💖 +0 Regen, No
+    King"); empty: the line says nothing the columns do."""
 
     standing: Standing
     line: str
     note: str
     alarm: bool = False
+    label: str = ""
+
+    @property
+    def words(self) -> str:
+        """What a picture with balance and note columns writes in the row: ``label`` or ``line``."""
+        return self.label or self.line
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +270,8 @@ class StandingsPanel:
     shown: int | None = None                # an endless game shows its first ``shown`` rows and the caller's
     out: tuple[PanelOut, ...] = ()          # players who left the game, listed (marked) under the rows
     text_heading: str = ""                  # the text standings' first line, where a number is unnamed
+    captured_heading: str = "Captured"      # the heading over ``standing.captured``; empty: no such column
+    label_heading: str = ""                 # the heading over the rows' ``words`` (empty: ``line_heading``)
 
     @property
     def lines(self) -> list[str]:

@@ -15,7 +15,7 @@ from typing import Iterable
 from ..betza import describe_betza
 from ..board import Board
 from ..megachess import MegachessValidator, Teams, megachess_destinations, outside_kingdom
-from ..model import Piece, Player, Square, format_amount
+from ..model import Piece, Player, Square, amount_in, format_amount
 from ..movement import DEFAULT_WINDOW, Position
 from ..abilities import position_for
 from ..notation import OrderError
@@ -158,7 +158,7 @@ class MegachessVariant(PipelineVariant):
         for standing in self.standings(state):
             team = state.players[standing.name].team
             line = (f"{standing.rank}. {standing.name} ({standing.colour}, {team or 'no team'}): "
-                    f"{format_amount(standing.balance)} {currency}")
+                    f"{amount_in(standing.balance, currency)}")
             if not standing.has_king:
                 line += " No King"
             own = fading.get(standing.name, [])
@@ -171,11 +171,15 @@ class MegachessVariant(PipelineVariant):
                 totals[team][0] += 1
                 totals[team][1] += standing.balance
         teams = tuple(TeamTotal(team, count, points) for team, (count, points) in totals.items())
-        moving = self.moving_team(state)
+        # The game has no end (RULES 5.3), but a session does: once its length is played, no team
+        # moves next and the panel says so (the picture's subtitle then says the game is over).
+        played = state.length is not None and state.update > state.length
+        moving = None if played else self.moving_team(state)
         legend = (("⇄", f"update {state.update}: {moving} moves"),) if moving else ()
+        result = f"The session's {state.length} updates are played" if played else ""
         return StandingsPanel(
             title=f"{currency.capitalize()} board", currency=currency, rows=tuple(rows), events=(),
-            next_event_draw=None, legend=legend,
+            next_event_draw=None, legend=legend, result=result,
             ranking="Ranked by points (+1 per update in the game, the value of each piece captured, 100 more per "
                     "king), then value captured, then name.",
             ranking_short="Ranked by points, then captured, then name.", teams=teams,

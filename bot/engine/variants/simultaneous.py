@@ -122,7 +122,8 @@ class SimultaneousVariant(PipelineVariant):
             note = notes.get(standing.has_king)
             if note is None:
                 note = notes[standing.has_king] = self._regeneration(state, standing)
-            rows.append(PanelRow(standing, standing.line(currency), *note))
+            label = f"{standing.rank}. {standing.name} ({standing.colour}): {format_amount(standing.score)}"
+            rows.append(PanelRow(standing, standing.line(currency), *note, label=label))
         return StandingsPanel(
             title=f"{currency.capitalize()} board", currency=currency, rows=tuple(rows),
             events=self.events_in_force(state), next_event_draw=self.next_event_draw(state),
@@ -130,17 +131,23 @@ class SimultaneousVariant(PipelineVariant):
             ranking="Ranked by score (the cost of the pieces on the board), then value captured, then name.",
             ranking_short="Ranked by score, then captured, then name.",
             line_heading=f"Rank. Player (colour): score --- {currency.capitalize()}",
+            label_heading="Rank. Player (colour): score",
             text_heading=f"Rank. Player (colour): score --- {currency.capitalize()} (score: the cost of the "
                          f"player's pieces on the board, king 0)",
-            out=players_out(state, self._gone))
+            out=players_out(state, lambda player: self._gone(player, state.update)))
 
-    def _gone(self, player: Player) -> str | None:
-        """How a player was put out of the game, for the list under the standings (issue 27); a
-        player who resigned or was removed by a moderator (the engine's "resigned") is not listed."""
+    @staticmethod
+    def _gone(player: Player, update: int) -> str | None:
+        """How a player was put out of the game, for the list under the standings of the position
+        before ``update`` (issue 27); a player who resigned or was removed by a moderator (the
+        engine's "resigned") is not listed."""
         if player.status != "eliminated":
             return None
         if player.rejoin_after is not None:       # sandbox: removed, back from a later update (P33)
-            return f"removed (RULES 5.1); may re-join from update {player.rejoin_after + 1} (P33)"
+            back = player.rejoin_after + 1
+            if update >= back:                    # already allowed: "from update 11" read at 20 was stale
+                return "removed (RULES 5.1); may re-join now (P33)"
+            return f"removed (RULES 5.1); may re-join from update {back} (P33)"
         return "eliminated (D30)"
 
     def board_additions(self, state: GameState) -> BoardAdditions:

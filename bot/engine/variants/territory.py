@@ -145,7 +145,7 @@ class TerritoryVariant(Variant):
             owned = sum(1 for area, who in held.items() if who == name and area != GOAL)
             rows.append((name not in territory.winners, -owned, -on_board, name, player, on_board))
         rows.sort(key=lambda row: row[:4])
-        return [Standing(rank, name, player.colour, on_board, 0, len(territory.reserve(name)), True)
+        return [Standing(rank, name, player.colour, on_board, player.captured, len(territory.reserve(name)), True)
                 for rank, (_, _, _, name, player, on_board) in enumerate(rows, start=1)]
 
     def standings_panel(self, state: GameState) -> StandingsPanel:
@@ -160,14 +160,28 @@ class TerritoryVariant(Variant):
             line = (f"{standing.rank}. {name} ({standing.colour}): {standing.score} on the board, controls "
                     f"{', '.join(areas) or 'no territory'} --- Reserve {len(reserve)}/{self.rules.reserve_max}"
                     + (f": {', '.join(reserve)}" if reserve else ""))
-            note = ("wins" if name in territory.winners else "to play" if name == active else "")
+            note = ("wins" if name in territory.winners else "" if territory.over
+                    else "to play" if name == active else "")
             rows.append(PanelRow(standing, line, note))
         draft = ", ".join(territory.draft_area) or "empty"
+        verdict = self.verdict(state)
+        if verdict.winners:                   # "Ada wins: controls the goal (T9)", "Ada wins: Basil resigned"
+            winner, reason = verdict.winners[0], verdict.reason
+            said = reason[len(winner) + 1:] if reason.startswith(f"{winner} ") else reason
+            result = f"{winner} wins: {said}"
+        elif verdict.drawn:
+            result = f"Drawn: {verdict.reason}" if verdict.reason else "Drawn"
+        else:
+            result = ""
+        # The picture's subtitle names the game ("Territory"): the title says what the box is, the
+        # note column says whose turn it is (territory has no regeneration and no events).
         return StandingsPanel(
-            title="Territory", currency="reserve", rows=tuple(rows), events=(), next_event_draw=None,
+            title="Standings", currency="reserve", rows=tuple(rows), events=(), next_event_draw=None,
             legend=(("Draft area", f"{draft}; {len(territory.bag)} in the bag"),),
             ranking="Ranked by the winner, then territories controlled, then pieces on the board, then name.",
-            ranking_short="Ranked by territories, then pieces on the board.")
+            ranking_short="Ranked by territories, then pieces on the board.",
+            line_heading="Standing: pieces on the board, territories --- reserve", note_heading="Turn",
+            draws_events=False, winners=verdict.winners, result=result)
 
     def board_additions(self, state: GameState) -> BoardAdditions:
         """The areas (goal, neutral zone, territories with their controllers, home place areas), the
@@ -180,10 +194,11 @@ class TerritoryVariant(Variant):
         areas += [Area(t.name, "territory", tuple(sorted(t.squares)), held[t.name]) for t in rules.territories]
         areas += [Area(f"{colour} home", "home", tuple(sorted(rules.homes[colour])), owner=player_of(state, colour))
                   for colour in PLAYERS]
-        current = rules.slot(state.update)
-        start = state.update - current        # the turn that takes slot 0 in this round of the cycle
-        cycle = tuple(CycleSlot(name, index == current, active_player(self.ruleset, state, start + index))
-                      for index, name in enumerate(rules.cycle))
+        # In turn order from the turn being played: the slot of turn ``state.update`` first, then the
+        # slots of the next turns round the cycle (a row reads T37 ... T48, never T45 ... T37 ... T44).
+        turns = range(state.update, state.update + len(rules.cycle))
+        cycle = tuple(CycleSlot(rules.cycle[rules.slot(turn)], turn == state.update,
+                                active_player(self.ruleset, state, turn), turn) for turn in turns)
         territory = territory_of(state)
         holdings = tuple(Holding(player_of(state, colour), territory.reserve(player_of(state, colour) or ""),
                                  rules.reserve_max) for colour in PLAYERS)

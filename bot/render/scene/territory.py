@@ -394,7 +394,9 @@ class _SceneMaker:
         current = next((i for i, slot in enumerate(slots) if slot.current), None)
         looks = []
         for index, slot in enumerate(slots):
-            turn = self.state.update + (index - current) % count if current is not None else self.state.update + index
+            turn = slot.turn          # the variant's: the slots come in turn order, the current one first
+            if turn is None:
+                turn = self.state.update + (index - current) % count if current is not None else self.state.update + index
             outlined = slot.current and not over
             words = ("", "") if over else (f"T{turn}", "skip" if slot.player is None else slot.player)
             looks.append(SlotLook(slot, index, self.slot_rgb(slot.name), turn, outlined, words,
