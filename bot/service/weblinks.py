@@ -189,7 +189,8 @@ class WebPlayCases(ServiceBase):
                 "currency": view.currency, "pieces": view.pieces, "update": game.update_no,
                 "order": view.order, "may_order": not_now is None, "not_now": not_now,
                 "who_may_order": sorted(who_may), "secret": features.secret_orders and features.takes_direct_messages,
-                "shape": shape, "last_report": view.last_report,
+                "shape": shape, "last_report": view.last_report, "latest": game.snapshot_update,
+                "several": features.several_lines, "fallbacks": features.fallbacks, "royal": features.royal,
                 "army": [[p.square[0], p.square[1]] for p in state.board.owned_by(who.name)][:5000]
                 if state is not None else []}
 

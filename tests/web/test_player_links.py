@@ -213,3 +213,16 @@ class _other_service:
 
     async def __aexit__(self, *exc):
         await self.store.close()
+
+
+async def test_the_private_page_is_static_strict_and_carries_no_token(world, client):
+    _, game_id, _, _ = world
+    response = await client.get(f"/games/{game_id}/me")
+    assert response.status == 200
+    page = await response.text()
+    assert "/static/play.js" in page and "/static/viewer.js" in page and "<script>" not in page
+    assert " style=" not in page and " on" not in page.replace(" one", "").replace(" order", "")
+    assert response.headers["Referrer-Policy"] == "no-referrer" and "script-src 'self'" in response.headers[
+        "Content-Security-Policy"]
+    assert (await client.get("/static/play.js")).status == 200
+    assert (await client.get(f"/games/{game_id + 100}/me")).status == 404
