@@ -182,6 +182,19 @@ class WebPlayCases(ServiceBase):
             shape.append(f"a promotion: `{features.pawn}(x,y)-(x2,y2)=Q` on the last rank")
         if features.royal:
             shape.append(f"joining without a king on the board: place it, `+{features.royal}(x,y)`")
+        reserve, draft = [], []
+        if state is not None:
+            ruleset = variant.ruleset
+            for holding in variant.board_additions(state).holdings:
+                kinds = [{"letter": k, "name": ruleset.kind(k).name} for k in holding.kinds]
+                if holding.owner == who.name:
+                    reserve = kinds
+                elif holding.owner is None:
+                    draft = kinds
+        if reserve:
+            shape.append("a placement from your reserve: click the piece under Reserve, then a square")
+        if draft:
+            shape.append("or a draft: click pieces of the draft area (after the action, instead of a placement)")
         if view.pending:
             shape.append("pieces to place this round: " + ", ".join(f"{name} ({letter})" for letter, name in view.pending))
         shape.append("or type the order in the box: each change is checked as /move checks it")
@@ -190,7 +203,7 @@ class WebPlayCases(ServiceBase):
                 "order": view.order, "may_order": not_now is None, "not_now": not_now,
                 "who_may_order": sorted(who_may), "secret": features.secret_orders and features.takes_direct_messages,
                 "shape": shape, "last_report": view.last_report, "latest": game.snapshot_update,
-                "several": features.several_lines, "fallbacks": features.fallbacks, "royal": features.royal,
+                "several": features.several_lines, "reserve": reserve, "draft_area": draft, "fallbacks": features.fallbacks, "royal": features.royal,
                 "army": [[p.square[0], p.square[1]] for p in state.board.owned_by(who.name)][:5000]
                 if state is not None else []}
 

@@ -21,7 +21,7 @@ from bot.store import Store
 from test_browser import ROOT, _Watched, browser  # noqa: F401  (the module's browser fixture)
 from viewer_game import MODERATOR, SECRET, build_viewer_db  # noqa: E402  (put on the path by conftest.py)
 
-ADA, ALICE, BOB = 1, 11, 12
+ADA, ALICE, BOB, ANN = 1, 11, 12, 21
 
 
 def _in_thread(work):
@@ -51,12 +51,22 @@ async def _arena(service) -> int:
     return game.id
 
 
+async def _territory(service) -> int:
+    game = await service.create_game(guild_id=1, channel_id=42, actor=MODERATOR, ruleset="territory", seed=3,
+                                     name="territory by clicks")
+    await service.join(game.id, user_id=ANN, name="Ann", colour="Red")
+    await service.join(game.id, user_id=BOB + 10, name="Bob", colour="Blue")
+    await service.start_game(game.id, actor=MODERATOR)
+    return game.id
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
-    """(base URL, database path, neisg game id, arena game id) of a ``python -m bot web``."""
+    """(base URL, database path, neisg game id, arena game id, territory game id) of a ``python -m bot web``."""
     path = tmp_path_factory.mktemp("play") / "skirmish.sqlite3"
     neisg = build_viewer_db(path)
     arena = _call(path, _arena)
+    territory = _call(path, _territory)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -65,7 +75,7 @@ def played(tmp_path_factory):
     try:
         line = process.stdout.readline().strip()
         assert line.startswith("viewer: http://127.0.0.1:"), (line, process.stderr.read() if process.poll() else "")
-        yield line.removeprefix("viewer: ").rstrip("/"), path, neisg, arena
+        yield line.removeprefix("viewer: ").rstrip("/"), path, neisg, arena, territory
     finally:
         process.terminate()
         process.wait(timeout=20)
@@ -121,7 +131,7 @@ def _resolve(path, game_id, update) -> None:
 
 
 def test_a_neisg_player_orders_by_clicks_and_sees_the_next_position(played, watched):
-    base, path, game_id, _ = played
+    base, path, game_id, _, _ = played
     _open(watched, base, path, game_id, ADA, "0,2")
     page = watched.page
     assert page.inner_text("#pending") == SECRET                 # their own pending order, to them only
@@ -152,7 +162,7 @@ def test_a_neisg_player_orders_by_clicks_and_sees_the_next_position(played, watc
 
 
 def test_an_arena_player_sends_two_moves_by_clicks(played, watched):
-    base, path, _, game_id = played
+    base, path, _, game_id, _ = played
     _open(watched, base, path, game_id, ALICE, "1,-3")
     page = watched.page
     posts_before = {row[0] for row in _rows(path, "SELECT id FROM outbox WHERE recipient IS NULL")}
@@ -172,4 +182,38 @@ def test_an_arena_player_sends_two_moves_by_clicks(played, watched):
     assert new_posts and all("Alice" in body and "(2,-2)" not in body for body in new_posts)
     _resolve(path, game_id, 1)
     page.wait_for_selector("#position:has-text('Update 1 of 1')", timeout=10_000)
+    assert watched.problems == []
+
+
+def _placeable(path, game_id, user_id, letter) -> tuple[int, int]:
+    """The first square, row by row from the bottom, where the player may place ``letter`` now."""
+    async def work(service):
+        token = (await service.player_link(game_id, user_id=user_id)).token
+        for y in range(-5, 6):
+            for x in range(-5, 6):
+                if (await service.web_check(game_id, token, f"+{letter}({x},{y})"))["ok"]:
+                    return x, y
+        raise AssertionError(f"{letter} may be placed nowhere")
+    return _call(path, work)
+
+
+def test_a_territory_turn_placed_from_the_reserve_by_clicks(played, watched):
+    base, path, _, _, game_id = played
+    x, y = _placeable(path, game_id, ANN, "Wood")
+    _open(watched, base, path, game_id, ANN, f"{x},{y}")
+    page = watched.page
+    assert "Wood (Wood)" in page.inner_text("#reserve") and "Balance (Bal)" in page.inner_text("#draft")
+    page.click("#reserve button[data-letter=Wood]")
+    page.wait_for_selector("#message:has-text('Click a square to place your Wood')")
+    _click_square(watched, x, y)
+    page.wait_for_selector("#check.ok")
+    assert page.input_value("#order") == f"+Wood({x},{y})"
+    page.click("#send")
+    page.wait_for_selector("#receipt:has-text('accepted')")
+    assert _rows(path, "SELECT canonical FROM orders WHERE game_id = ? AND user_id = ? AND status IN "
+                       "('pending', 'locked', 'resolved')", (game_id, ANN)) == [(f"+Wood({x},{y})",)]
+    assert "resolves now" in page.inner_text("#receipt")          # a turn ends at its first accepted order
+    _resolve(path, game_id, 1)                                     # what the bot's scheduler then does
+    page.wait_for_selector("#position:has-text('Update 1 of 1')", timeout=10_000)
+    page.wait_for_selector("#may-order:has-text('Who may order now: Bob.')")       # Bob's turn now
     assert watched.problems == []

@@ -24,6 +24,7 @@
 
   let seat = null;            // what /me answered last
   let selected = null;        // the player's piece clicked: {x, y, letter, to: Set of "x,y"}
+  let placing = null;         // the reserve piece chosen to place: its letter
   let drawn = null;           // the army, the pending order and the draft, drawn on the board
   let checkTimer = null;
   let checkAsked = 0;
@@ -55,17 +56,56 @@
       seat.currency.charAt(0).toUpperCase() + seat.currency.slice(1) + ": " + seat.balance + ". " +
       seat.pieces + " pieces on the board.";
     $("may-order").className = "";
+    const who = seat.who_may_order.length ? " Who may order now: " + seat.who_may_order.join(", ") + "." : "";
     $("may-order").textContent = seat.may_order
-      ? "You may order now, for update " + seat.update + "." +
+      ? "You may order now, for update " + seat.update + "." + who +
         (seat.secret ? " Your order is secret: the channel is told only that you ordered." : "")
-      : "Not now: " + seat.not_now + "." +
-        (seat.who_may_order.length ? " Who may order: " + seat.who_may_order.join(", ") + "." : "");
+      : "Not now: " + seat.not_now + "." + who;
     $("shape").replaceChildren(...seat.shape.map((line) => V.element("li", line)));
     $("order-update").textContent = seat.update;
     $("pending").textContent = seat.order || "none";
     $("fallback-choice").hidden = !seat.fallbacks;
     $("send").disabled = !seat.may_order;
     $("order-form").hidden = false;
+    $("reserve-part").hidden = !seat.reserve.length;
+    $("reserve").replaceChildren(...seat.reserve.map((kind) => {
+      const button = V.element("button", kind.name + " (" + kind.letter + ")");
+      button.type = "button";
+      button.dataset.letter = kind.letter;
+      button.classList.toggle("chosen", placing === kind.letter);
+      button.addEventListener("click", () => {
+        placing = placing === kind.letter ? null : kind.letter;
+        for (const other of $("reserve").children) other.classList.toggle("chosen", other.dataset.letter === placing);
+        V.say(placing ? "Click a square to place your " + kind.name + " there." : "", false);
+      });
+      return button;
+    }));
+    $("draft-part").hidden = !seat.draft_area.length;
+    $("draft").replaceChildren(...seat.draft_area.map((kind) => {
+      const button = V.element("button", kind.name + " (" + kind.letter + ")");
+      button.type = "button";
+      button.addEventListener("click", () => addDraft(kind.letter));
+      return button;
+    }));
+  }
+
+  // a placement or a draft is the turn's second part: after the action, joined with ";"
+  function addPart(part) {
+    const box = $("order");
+    const text = box.value.trim();
+    box.value = text ? text + (seat.several ? "\n" : "; ") + part : part;
+    changed(true);
+  }
+
+  function addDraft(letter) {
+    const box = $("order");
+    const drafted = /(^|;\s*|\n)draft ([^;\n]*)$/.exec(box.value.trim());
+    if (drafted) {
+      box.value = box.value.trim() + ", " + letter;
+      changed(true);
+    } else {
+      addPart("draft " + letter);
+    }
   }
 
   async function refresh() {
@@ -175,6 +215,13 @@
   // click places the king (joining); anything else shows the square as on the public page
   V.hooks.click = (x, y) => {
     if (!ordering()) return false;
+    if (placing) {
+      addPart("+" + placing + "(" + x + "," + y + ")");
+      placing = null;
+      for (const other of $("reserve").children) other.classList.remove("chosen");
+      V.say("", false);
+      return true;
+    }
     if (selected && selected.to.has(x + "," + y)) {
       addLine(selected.letter + "(" + selected.x + "," + selected.y + ")-(" + x + "," + y + ")");
       selected = null;
