@@ -164,6 +164,8 @@ async def test_an_order_from_the_web_is_the_move_commands_order_kept_secret_and_
     audit = _rows(path, "SELECT actor, detail FROM audit WHERE game_id = ? AND action = 'web_order'", (game_id,))
     assert len(audit) == 1 and audit[0][0] == ADA and '"player": "Ada"' in audit[0][1]
     assert ADA_MOVE not in audit[0][1]                  # the audit says who ordered from the web, not what
+    page = await service.audit_page(game_id, actor=MODERATOR)
+    assert page.lines[0].text == "Ada sent their order for update 4 from the web page"
 
 
 async def test_the_live_check_gives_the_same_words_and_rule_as_the_move_command(world, client):
