@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from .actors import Moderator, require_moderator
-from .base import ServiceBase, is_row_number
-from .errors import InvalidInput, NotAllowed, NotSignedIn
+from .base import ServiceBase
+from .errors import InvalidInput, NotAllowed, NotSignedIn, OrderRefused
 from .orders import Receipt
 
 __all__ = ["WebPlayCases", "PlayerLink", "WebPlayer", "LINK_LIFETIME", "SUBMISSIONS_PER_MINUTE", "CHECKS_PER_MINUTE"]
@@ -125,7 +125,7 @@ class WebPlayCases(ServiceBase):
             game = await self._game(q, game_id)
             if generation != await q.link_generation(game.id):
                 raise NotAllowed("a moderator has revoked this game's links", hint="ask /board for a new one")
-            player = await self._player(q, game, user_id) if is_row_number(user_id) else None
+            player = await self._player(q, game, user_id)        # NotAllowed: the seat is no longer theirs
         return WebPlayer(game.id, user_id, player.name)
 
     async def revoke_links(self, game_id: int, *, actor: Moderator) -> int:
@@ -216,8 +216,6 @@ class WebPlayCases(ServiceBase):
         checked = await self.check(game_id, user_id=who.user_id, text=text)
         if checked.ok:
             return {"ok": True, "canonical": checked.canonical, "lines": [line.canonical for line in checked.lines]}
-        from .errors import OrderRefused
-
         refused = OrderRefused(checked.error)
         return {"ok": False, "error": refused.describe(), "rule": refused.rule or None,
                 "span": list(checked.error.span)}
