@@ -179,7 +179,7 @@ class WebPlayCases(ServiceBase):
         if features.generation:
             shape.append("a new piece: `+X(x,y)`, paid from your balance")
         if features.pawn:
-            shape.append(f"a promotion: `{features.pawn}(x,y)-(x2,y2)=Q` on the last rank")
+            shape.append(f"a promotion: add `=Q` (the kind it becomes) to a move of a {features.pawn} that promotes")
         if features.royal:
             shape.append(f"joining without a king on the board: place it, `+{features.royal}(x,y)`")
         reserve, draft = [], []
