@@ -624,11 +624,11 @@ def _web(args: argparse.Namespace) -> int:
     store_url = args.store_url or config.store_url
     host = args.host or config.web.host
     port = args.port if args.port is not None else config.web.port
-    _run_viewer(store_url, host, port, public_url=config.web.public_url)
+    _run_viewer(store_url, host, port, public_url=config.web.public_url, secret=config.web.secret)
     return 0
 
 
-def _run_viewer(store_url, host: str, port: int, *, public_url: str | None = None) -> None:
+def _run_viewer(store_url, host: str, port: int, *, public_url: str | None = None, secret: str | None = None) -> None:
     """Open the store, serve the viewer on host:port, print ``viewer: URL`` (flushed) once it
     answers, and stop cleanly on SIGINT or SIGTERM."""
     import asyncio
@@ -642,7 +642,9 @@ def _run_viewer(store_url, host: str, port: int, *, public_url: str | None = Non
         store = await Store.open(store_url)
         try:
             try:
-                runner = await start(Service(store), host, port, public_url=public_url)
+                service = Service(store)
+                service.use_link_secret(secret)     # players' links: [web] secret, else the store's
+                runner = await start(service, host, port, public_url=public_url)
             except OSError as exc:
                 raise CommandError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
             try:

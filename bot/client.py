@@ -173,6 +173,7 @@ class SkirmishBot(commands.Bot):
             self.service = Service(self.store, clock=self._clock, shards=self.owned_shards)
         self.service.on_posts_waiting = self._posts_waiting
         self.service.rulebook = Rulebook(self.config.rulebook_url)     # where messages point for the rules
+        self.service.use_link_secret(self.config.web.secret)           # players' web links (docs/web.md)
         # its row in services and its heartbeat (a discord.ext.tasks loop): what its claims rest on
         await self.service.start(heartbeat=False)
         self._service_started = True

@@ -17,7 +17,8 @@ reader sees in their own time zone, with "in 2 hours" beside it. Both happen her
 stored post is the same text whoever reads it, so the offline demo's files do not change.
 
 The web viewer (issue 40): with ``[web] public_url`` set, a board posted in a channel carries a link
-button, "Open the board", to that update on the viewer (:func:`board_link`).
+button, "Open the board", to that update on the viewer (:func:`board_link`), and a "My board" button
+(issue 41, custom id :func:`my_board_id`) that cogs/play.py answers privately with the player's link.
 
 Failures map onto what the relay does next (bot/service/publishing.py):
 
@@ -120,6 +121,14 @@ def board_link(viewer_url: str | None, post: Post) -> str | None:
     return f"{viewer_url}/games/{post.game_id}?update={post.update_no}"
 
 
+#: the "My board" button's custom id under a board post: the cogs answer it (cogs/play.py, MyBoardButton)
+MY_BOARD_ID = "skirmish:myboard:{game_id}"
+
+
+def my_board_id(game_id: int) -> str:
+    return MY_BOARD_ID.format(game_id=game_id)
+
+
 def nonce_for(post: Post) -> str:
     """The message nonce of an outbox row: the same for every attempt at that row (at most 25
     characters, as Discord requires)."""
@@ -194,6 +203,9 @@ class DiscordPublisher:
         if link is not None:
             view = discord.ui.View(timeout=None)
             view.add_item(discord.ui.Button(label="Open the board", style=discord.ButtonStyle.link, url=link))
+            # a player's own board, with orders by clicking: answered privately with their link
+            view.add_item(discord.ui.Button(label="My board", style=discord.ButtonStyle.secondary,
+                                            custom_id=my_board_id(post.game_id)))
             extra["view"] = view
         return await destination.send(
             content or None,

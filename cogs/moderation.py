@@ -189,6 +189,7 @@ edit the position (each edit is a new revision, announced in the channel)
 `/mod kick member` ⚠ remove a player; `/mod substitute player member` ⚠ give a player's seat to another member
 `/mod event start|stop name`, `/mod announce text`
 `/mod status` who has ordered (never what); `/mod audit [page]` the audit log, newest first
+`/mod revoke-links` ⚠ every player's private web link to this game stops working (a new /board gives a new one)
 `/mod posts` posts that did not go out, and why; `/mod redeliver [post]` try them again
 ⚠: asks you to confirm first. Discord shows `/game` and `/mod` only to members with Manage Server unless the \
 server allows its moderator role in Server Settings > Integrations > Skirmish."""
@@ -515,6 +516,23 @@ class ModerationCog(commands.GroupCog, name="Moderation", group_name="mod", grou
             await self.service.substitute(found["game"].id, actor=_moderator(interaction), player=player,
                                           user_id=member.id, name=name)
             return f"{member.display_name} now plays the seat. The channel, and both members, are told."
+
+        await confirm(interaction, prepare, act)
+
+    @app_commands.command(name="revoke-links", description="Every player's private web link to this game stops working")
+    @moderator_only
+    async def revoke_links(self, interaction: discord.Interaction) -> None:
+        found: dict = {}
+
+        async def prepare() -> str:
+            game = await game_for(interaction)
+            found["game"] = game
+            return (f"Revoke every private web link to **{game.name}**? Pages open with them stop working at once; "
+                    f"each player gets a new link from /board or the My board button.")
+
+        async def act() -> str:
+            await self.service.revoke_links(found["game"].id, actor=_moderator(interaction))
+            return "Revoked: every link made before now is refused. The audit log records it."
 
         await confirm(interaction, prepare, act)
 

@@ -18,7 +18,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.service import InvalidInput, ServiceError, colour_choices
+from bot.discord_publisher import discord_times, my_board_id
+from bot.service import InvalidInput, NotAllowed, ServiceError, colour_choices
 from bot.service.orders import split_lines
 from bot.service.views import MAX_RADIUS
 
@@ -219,6 +220,52 @@ def colour_suggestions(typed: str, taken: set[str], offer: list[str] | None = No
     else:
         candidates = matching(names, typed)
     return [c for c in candidates if c.casefold() not in taken][:_CHOICES]
+
+
+def viewer_url_of(interaction_or_client) -> str | None:
+    """The web viewer's public address (``[web] public_url``), or None."""
+    client = getattr(interaction_or_client, "client", interaction_or_client)
+    config = getattr(client, "config", None)
+    return config.web.public_url if config is not None else None
+
+
+async def own_board_text(interaction: discord.Interaction, game_id: int) -> str | None:
+    """The line giving the caller their private link to the game's web page (None: no viewer, or
+    they do not play the game)."""
+    viewer = viewer_url_of(interaction)
+    if viewer is None:
+        return None
+    try:
+        link = await service_of(interaction).player_link(game_id, user_id=interaction.user.id, base_url=viewer)
+    except NotAllowed:
+        return None
+    return (f"Your own board, where you order by clicking: <{link.url}>\nA private link for you alone (do not "
+            f"share it), good until {discord_times(link.expires_at.strftime('%Y-%m-%d %H:%M UTC'))}.")
+
+
+class MyBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"skirmish:myboard:(?P<game>[0-9]{1,19})"):
+    """The "My board" button under each board post (bot/discord_publisher.py): answers the member
+    who clicks with their private link, privately; anyone else is told they do not play the game."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="My board", style=discord.ButtonStyle.secondary,
+                                           custom_id=my_board_id(game_id)))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item, match) -> "MyBoardButton":
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            game = await service_of(interaction).get_game(self.game_id)
+            text = await own_board_text(interaction, game.id)
+            if text is None:
+                await service_of(interaction).player_link(game.id, user_id=interaction.user.id)   # says why not
+                raise NotAllowed("the web viewer has no public address here ([web] public_url)")
+            return text
+
+        await answer(interaction, work)
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -422,7 +469,8 @@ class PlayCog(commands.Cog, name="Play"):
             found = await game_for(interaction, game)
             picture = await self.service.board_picture(found.id, center=center, radius=radius, piece=piece,
                                                        user_id=interaction.user.id, focus=zoom)
-            return Reply(picture.caption, ((picture.filename, picture.png),))
+            own = await own_board_text(interaction, found.id)
+            return Reply(picture.caption + (f"\n{own}" if own else ""), ((picture.filename, picture.png),))
 
         await answer(interaction, work)
 
@@ -500,4 +548,5 @@ class PlayCog(commands.Cog, name="Play"):
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(PlayCog(bot))
+    bot.add_dynamic_items(MyBoardButton)
 

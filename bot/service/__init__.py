@@ -29,7 +29,7 @@ from .actors import Moderator
 from .base import Clock, utc_now
 from .careers import Career, CareerCases, Leaderboard, Profile, Rating
 from .deliveries import DeliveryCases, PostTrouble
-from .errors import Conflict, InvalidInput, NotAllowed, NotFound, OrderRefused, ServiceError, WrongTime
+from .errors import Conflict, InvalidInput, NotAllowed, NotFound, NotSignedIn, OrderRefused, ServiceError, WrongTime
 from bot.store import Game
 
 from .games import GameCases, Joined, colour_choices, playable_rulesets
@@ -46,6 +46,7 @@ from .teams import TeamCases, TeamRoster, TeamThreads
 from .updates import HistoryEntry, Resolution, UpdateCases
 from .views import OrderStatus, Picture, PlayerView, ViewCases
 from .viewer import ViewedGame, ViewedUpdate, ViewerCases
+from .weblinks import LINK_LIFETIME, PlayerLink, WebPlayCases, WebPlayer
 
 __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowed", "WrongTime", "InvalidInput",
            "Conflict", "OrderRefused", "Moderator", "Joined", "Receipt", "Resolution", "HistoryEntry", "PlayerView", "OrderStatus",
@@ -54,9 +55,9 @@ __all__ = ["Service", "Clock", "utc_now", "ServiceError", "NotFound", "NotAllowe
            "AuditLine", "AuditPage", "Suggestion", "OrderDraft", "ORDER_FILE_LIMIT", "order_from_file",
            "require_order_file_size", "TeamRoster", "TeamThreads", "RecordError", "replay_record", "Game",
            "playable_rulesets", "colour_choices", "ViewedGame", "ViewedUpdate", "Rating", "Leaderboard", "Profile",
-           "Career"]
+           "Career", "NotSignedIn", "PlayerLink", "WebPlayer", "LINK_LIFETIME"]
 
 
 class Service(GameCases, OrderCases, UpdateCases, ModerationCases, OversightCases, ViewCases, DeliveryCases,
-              NotificationCases, SuggestionCases, TeamCases, RecordCases, ViewerCases, CareerCases):
+              NotificationCases, SuggestionCases, TeamCases, RecordCases, ViewerCases, CareerCases, WebPlayCases):
     """Every use case of Skirmish, over one :class:`~bot.store.Store`."""

@@ -6,7 +6,7 @@ and a hint. Front ends show ``str(error)``; nothing has changed when one is rais
 
 from __future__ import annotations
 
-__all__ = ["ServiceError", "NotFound", "NotAllowed", "WrongTime", "InvalidInput", "OrderRefused", "Conflict",
+__all__ = ["ServiceError", "NotFound", "NotAllowed", "NotSignedIn", "WrongTime", "InvalidInput", "OrderRefused", "Conflict",
            "shown", "offending_line"]
 
 
@@ -36,6 +36,11 @@ class NotFound(ServiceError):
 
 class NotAllowed(ServiceError):
     """The caller may not do this (not a player of the game, not a moderator, kicked, ...)."""
+
+
+class NotSignedIn(ServiceError):
+    """A web request without a valid link token: none, malformed, not signed by this server, or
+    expired (HTTP 401). A token that is genuine but no longer good here is :class:`NotAllowed` (403)."""
 
 
 class WrongTime(ServiceError):

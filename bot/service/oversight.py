@@ -93,6 +93,10 @@ def _describe(entry: AuditEntry, game: Game) -> str:
         return f"announced: {text[:120]}{'…' if len(text) > 120 else ''}"
     if action == "substitute":
         return f"gave {d.get('player', '?')}'s seat to another member"
+    if action == "web_order":
+        return f"{d.get('player', '?')} sent their order for update {d.get('update', '?')} from the web page"
+    if action == "revoke_links":
+        return "revoked every private web link to the game"
     if action == "redeliver":
         return f"asked for posts {', '.join(map(str, d.get('posts', []))) or '?'} to be delivered again"
     return f"{action} {', '.join(f'{key} {value!r}' for key, value in sorted(d.items()))}".strip()

@@ -731,6 +731,25 @@ class Queries:
                           " ON CONFLICT (game_id, team) DO UPDATE SET thread_id = excluded.thread_id",
                           (game_id, team, thread_id))
 
+    # ------------------------------------------------------------------ players' private web links
+    async def web_secret(self, made: str) -> str:
+        """The store's secret for players' links: ``made`` kept if there is none yet, else the one
+        kept (whichever process came first: every process on the store signs alike)."""
+        await self._write("INSERT INTO web_secret (name, secret) VALUES ('links', ?) ON CONFLICT (name) DO NOTHING",
+                          (made,))
+        return (await self._one("SELECT secret FROM web_secret WHERE name = 'links'"))[0]
+
+    async def link_generation(self, game_id: int) -> int:
+        """The game's link generation (0 until a moderator first revokes its links)."""
+        row = await self._one("SELECT generation FROM web_links WHERE game_id = ?", (game_id,))
+        return 0 if row is None else row[0]
+
+    async def next_link_generation(self, game_id: int) -> int:
+        """Count the game's link generation up (every link made before is dead); the new one."""
+        await self._write("INSERT INTO web_links (game_id, generation) VALUES (?, 1) ON CONFLICT (game_id)"
+                          " DO UPDATE SET generation = web_links.generation + 1", (game_id,))
+        return await self.link_generation(game_id)
+
     # ------------------------------------------------------------------ audit
     async def audit(self, *, game_id: int, actor: int, action: str, detail: dict, at: datetime) -> None:
         await self._write("INSERT INTO audit (game_id, actor, action, detail, at) VALUES (?, ?, ?, ?, ?)",

@@ -5,7 +5,7 @@ A front end like the cogs: :func:`make_app` builds the aiohttp application over 
 licence beside it) are static files of this package. :func:`serve` runs it until cancelled.
 """
 
-from .app import CSP, make_app
+from .app import CSP, TOKEN_HEADER, make_app
 from .server import serve, start
 
-__all__ = ["make_app", "serve", "start", "CSP"]
+__all__ = ["make_app", "serve", "start", "CSP", "TOKEN_HEADER"]

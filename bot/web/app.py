@@ -9,7 +9,12 @@ Addresses (INTERFACES.md, "The viewer's addresses"):
 * ``/api/games/{id}/updates/{n}/squares/{x}/{y}``: the pieces of a square and their legal destinations;
 * ``/api/games/{id}/updates/{n}/search?q=TEXT``: a player's or team's pieces, or a square;
 * ``/api/games/{id}/tiles/{n}/{revision}/{z}/{x}/{y}.png``: a tile; a revision never changes, so
-  tiles are served ``immutable``.
+  tiles are served ``immutable``;
+* ``/games/{id}/me#t=TOKEN``: a player's private page (the token in the fragment, never sent in the
+  address); its script asks ``/api/games/{id}/me`` (GET: the seat), ``/api/games/{id}/me/check`` and
+  ``/api/games/{id}/me/orders`` (POST, JSON ``{"text": ...}``) with the token in the header
+  ``X-Skirmish-Token``: without it, or with a forged, expired, revoked or other game's token, 401 or
+  403 and nothing changes. A form posted from another site cannot set that header.
 
 Unknown games, updates and revisions answer 404; malformed or out-of-range numbers 400; nothing a
 request carries reaches a 500. Every answer carries a strict Content-Security-Policy: scripts,
@@ -27,9 +32,10 @@ from pathlib import Path
 
 from aiohttp import web
 
-from bot.service import InvalidInput, NotFound, ServiceError, WrongTime
+from bot.service import (Conflict, InvalidInput, NotAllowed, NotFound, NotSignedIn, OrderRefused, ServiceError,
+                         WrongTime)
 
-__all__ = ["make_app", "STATIC", "CSP"]
+__all__ = ["make_app", "STATIC", "CSP", "TOKEN_HEADER"]
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +98,18 @@ async def _answers(request: web.Request, handler):
     except (BadParameter, InvalidInput) as exc:
         text = exc.message if isinstance(exc, ServiceError) else str(exc)
         response = _json({"error": text}, status=400) if api else web.Response(status=400, text=text)
-    except (NotFound, WrongTime) as exc:
+    except NotSignedIn as exc:
+        response = _json({"error": exc.describe()}, status=401)
+    except NotAllowed as exc:
+        response = _json({"error": exc.describe()}, status=403)
+    except OrderRefused as exc:
+        response = _json({"error": exc.describe(), "rule": exc.rule or None}, status=422)
+    except Conflict as exc:
+        response = _json({"error": exc.describe()}, status=409)
+    except WrongTime as exc:
+        status = 409 if request.path.startswith("/api/games/") and "/me" in request.path else 404
+        response = _json({"error": exc.describe()}, status=status) if api else web.Response(status=404, text=exc.message)
+    except NotFound as exc:
         response = _json({"error": exc.message}, status=404) if api else web.Response(status=404, text=exc.message)
     response.headers["Content-Security-Policy"] = CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
@@ -127,6 +144,14 @@ async def board_page(request: web.Request) -> web.Response:
         _integer(query["zoom"], "zoom", 0, viewed.frame.max_zoom)
     return web.FileResponse(STATIC / "board.html", headers={"Cache-Control": "no-cache",
                                                             "Content-Type": "text/html; charset=utf-8"})
+
+
+async def player_page(request: web.Request) -> web.FileResponse:
+    """The private page: static; its script reads the token from the address's fragment and asks
+    the API with it (a page without one says so)."""
+    await request.app[SERVICE_KEY].viewed_update(_game_id(request))
+    return web.FileResponse(STATIC / "me.html", headers={"Cache-Control": "no-cache",
+                                                         "Content-Type": "text/html; charset=utf-8"})
 
 
 async def favicon(request: web.Request) -> web.FileResponse:
@@ -169,6 +194,48 @@ async def tile(request: web.Request) -> web.Response:
                         headers={"Cache-Control": "public, max-age=31536000, immutable"})
 
 
+# ----------------------------------------------------------------------------- the player's own
+TOKEN_HEADER = "X-Skirmish-Token"
+
+
+def _token(request: web.Request) -> str | None:
+    return request.headers.get(TOKEN_HEADER) or None
+
+
+async def _order_text(request: web.Request) -> str:
+    """The ``text`` of a JSON body (a form's body is refused: only the page's script sends JSON)."""
+    if request.content_type != "application/json":
+        raise BadParameter("send JSON: {\"text\": \"your order\"}")
+    if request.content_length is not None and request.content_length > 300_000:
+        raise BadParameter("an order is at most 64,000 characters")
+    try:
+        body = await request.json()
+    except ValueError:
+        raise BadParameter("the body is not JSON") from None
+    text = body.get("text") if isinstance(body, dict) else None
+    if not isinstance(text, str):
+        raise BadParameter("send JSON with the order as text: {\"text\": \"K(0,0)-(0,1)\"}")
+    return text
+
+
+async def player_data(request: web.Request) -> web.Response:
+    return _json(await request.app[SERVICE_KEY].web_view(_game_id(request), _token(request)))
+
+
+async def player_check(request: web.Request) -> web.Response:
+    game_id, token = _game_id(request), _token(request)
+    await request.app[SERVICE_KEY].web_player(game_id, token)      # who asks before what they send
+    return _json(await request.app[SERVICE_KEY].web_check(game_id, token, await _order_text(request)))
+
+
+async def player_order(request: web.Request) -> web.Response:
+    game_id, token = _game_id(request), _token(request)
+    await request.app[SERVICE_KEY].web_player(game_id, token)
+    receipt = await request.app[SERVICE_KEY].web_submit(game_id, token, await _order_text(request))
+    return _json({"text": receipt.text(), "canonical": receipt.canonical, "lines": list(receipt.lines),
+                  "update": receipt.update_no, "secret": receipt.secret, "replaced": receipt.replaced})
+
+
 def make_app(service, *, public_url: str | None = None) -> web.Application:
     """The viewer over ``service`` (a :class:`bot.service.Service`); ``public_url``: the address
     players reach it at (shown on the pages as the address to share)."""
@@ -178,6 +245,10 @@ def make_app(service, *, public_url: str | None = None) -> web.Application:
     app.router.add_get("/", games_page)
     app.router.add_get("/favicon.ico", favicon)
     app.router.add_get("/games/{game}", board_page)
+    app.router.add_get("/games/{game}/me", player_page)
+    app.router.add_get("/api/games/{game}/me", player_data)
+    app.router.add_post("/api/games/{game}/me/check", player_check)
+    app.router.add_post("/api/games/{game}/me/orders", player_order)
     app.router.add_get("/api/games/{game}/updates/{update}", update_data)
     app.router.add_get("/api/games/{game}/updates/{update}/squares/{x}/{y}", square_data)
     app.router.add_get("/api/games/{game}/updates/{update}/search", search_data)

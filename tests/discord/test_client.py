@@ -20,7 +20,7 @@ PLAYER_COMMANDS = {"join", "move", "orders", "cancel", "board", "health", "piece
 MODERATOR_COMMANDS = {f"game {name}" for name in ("create", "start", "pause", "resume", "schedule", "settings", "end", "export")} | {
     f"mod {name}" for name in ("lock", "unlock", "resolve", "rollback", "extend", "place", "remove", "move", "balance",
                                "kick", "event", "announce", "status", "posts", "redeliver", "help", "audit", "undo",
-                               "substitute")}
+                               "substitute", "revoke-links")}
 
 
 async def test_setup_hook_wires_everything_and_close_undoes_it(tmp_path):

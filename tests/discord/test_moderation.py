@@ -10,6 +10,7 @@ import discord
 import pytest
 import simcord
 
+from bot.service import NotAllowed
 from cogs.moderation import REFUSAL, ConfirmView, is_moderator
 
 from .conftest import let_use, stamp
@@ -388,6 +389,19 @@ async def test_substitute_gives_a_seat_to_another_member_after_confirmation(worl
     accepted = await world.cleo.slash(world.channel, "move", order="K(5,0)")
     assert "accepted: `+K(5,0)`" in accepted.response.content
     assert world.cleo.user.dm_channel.history()[-1].content.startswith("A moderator gave you the seat of Bob (Blue)")
+
+
+async def test_revoke_links_makes_every_private_link_of_the_game_dead_after_confirmation(world, mods):
+    game = await two_players(world)
+    link = await world.service.player_link(game.id, user_id=world.alice.id)
+    asked = await confirmation(world, mods.referee, "mod revoke-links")
+    assert "Revoke every private web link to **neisg game**?" in asked.response.content
+    assert (await world.service.web_player(game.id, link.token)).name == "Alice"      # nothing before Confirm
+    done = await mods.referee.click(asked.response.message, label="Confirm")
+    assert "Revoked" in done.response.content
+    with pytest.raises(NotAllowed, match="revoked"):
+        await world.service.web_player(game.id, link.token)
+    assert [a for _, a in await audit_actions(world, game)][-1] == "revoke_links"
 
 
 async def test_place_completes_the_rulesets_kinds_and_balance_the_players(world, mods):

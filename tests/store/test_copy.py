@@ -78,6 +78,8 @@ async def play_a_community(path: Path) -> None:
 
         teams = await _game(service, 20, "megachess")
         await service.keep_team_thread(teams.id, "alabaster", 555)
+        await service.player_link(teams.id, user_id=BOB)                             # the store's link secret
+        await service.revoke_links(teams.id, actor=MOD)                               # a link generation
         await service.submit_order(teams.id, user_id=BOB, text="R(8,1)-(7,1)")       # pending
 
         ended = await _game(service, 30)

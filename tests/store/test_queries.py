@@ -315,6 +315,18 @@ async def test_careers(store):
         assert await q.game_results() == []
 
 
+async def test_web_links(store):
+    game_id = await new_game(store)
+    async with write(store) as q:
+        assert await q.web_secret("first") == "first"
+        assert await q.web_secret("second") == "first"          # made once, then kept
+        assert await q.link_generation(game_id) == 0
+        assert await q.next_link_generation(game_id) == 1
+        assert await q.next_link_generation(game_id) == 2
+    async with read(store) as q:
+        assert await q.link_generation(game_id) == 2
+
+
 def test_every_query_is_called_above():
     queries = {name for name, member in inspect.getmembers(Queries, inspect.iscoroutinefunction)
                if not name.startswith("_")}

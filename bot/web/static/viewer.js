@@ -15,6 +15,9 @@
   let described = null;       // the update shown (its frame, report, ...)
   let marks = null;           // the clicked square and its piece's legal destinations
   let loading = 0;            // the last update asked for (answers to earlier asks are dropped)
+  // the private page's script (play.js) hooks in here: square(x, y, found) after a square is shown,
+  // click(x, y) before (true: it took the click), shown(described) after an update is drawn
+  const hooks = {};
 
   function element(tag, text, className) {
     const node = document.createElement(tag);
@@ -173,6 +176,7 @@
     showTiles();
     if (at) centre(at[0], at[1], Math.max(0, Math.min(zoom, described.frame.max_zoom)));
     remember();
+    if (hooks.shown) hooks.shown(described);
   }
 
   function clearMarks() {
@@ -211,6 +215,7 @@
     }
     marks.addTo(map);
     $("square-panel").hidden = false;
+    if (hooks.square) hooks.square(x, y, found);
   }
 
   async function find(text) {
@@ -247,19 +252,29 @@
     showTiles();
     remember();
     map.on("moveend", remember);
-    map.on("click", (event) => { const [x, y] = squareAt(event.latlng); showSquare(x, y); });
+    map.on("click", (event) => {
+      const [x, y] = squareAt(event.latlng);
+      if (!(hooks.click && hooks.click(x, y))) showSquare(x, y);
+    });
     $("slider").addEventListener("change", () => load(Number($("slider").value), true));
     $("previous").addEventListener("click", () => described.update > 0 && load(described.update - 1, true));
     $("next").addEventListener("click", () => described.update < described.latest && load(described.update + 1, true));
     document.addEventListener("keydown", (event) => {
+      if (event.target instanceof HTMLTextAreaElement) return;       // the private page's order box
       if (event.target instanceof HTMLInputElement && event.target.type === "search") return;
       if (event.key === "[" && described.update > 0) load(described.update - 1, true);
       else if (event.key === "]" && described.update < described.latest) load(described.update + 1, true);
       else if (event.key === "Escape") clearMarks();
     });
     $("search").addEventListener("submit", (event) => { event.preventDefault(); find($("search-text").value); });
+    if (hooks.shown) hooks.shown(described);
     document.body.dataset.ready = "true";
   }
+
+  window.SkirmishViewer = {
+    hooks, say, element, squareBounds, squareCentre, clearMarks,
+    map: () => map, described: () => described, load: (update) => load(update, true),
+  };
 
   document.addEventListener("DOMContentLoaded", start);
 })();
