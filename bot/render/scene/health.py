@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.engine.model import format_amount, format_square
+from bot.engine.model import amount_in, counted, format_amount, format_square
 from bot.engine.standings import Standing
 from bot.engine.variants import PanelEvent, PanelRow, StandingsPanel
 from bot.engine.variants.base import TeamTotal
@@ -203,8 +203,8 @@ def shown_rows(panel: StandingsPanel, caller: str | None = None) -> tuple[tuple[
 
 
 def team_words(team: TeamTotal, currency: str) -> str:
-    return (f"{team.name}: {format_amount(team.points)} {currency} · {team.players} "
-            f"player{'s' if team.players != 1 else ''}")
+    """A team's total in words: "brushed metal: 1 point · 2 players"."""
+    return f"{team.name}: {amount_in(team.points, currency)} · {counted(team.players, 'player')}"
 
 
 def standings_lines(panel: StandingsPanel, caller: str | None = None) -> list[str]:
