@@ -317,10 +317,12 @@ def test_a_rows_marks_and_colours_are_decided_in_the_scene(neisg):
     scene = _scene(neisg, _game(neisg), caller="Zed")
     rows = {row.standing.name: row for row in scene.entries if isinstance(row, PlayerRow)}
     mira, aidan = rows["Mira"], rows["Aidan"]
-    assert mira.prefix == "1. Mira" and mira.symbol == "💖" and mira.alarm == ""
-    assert mira.line == mira.prefix + mira.rest + mira.symbol + mira.after
+    assert mira.prefix == "1. Mira" and mira.alarm == ""
+    assert mira.words == mira.prefix + mira.rest == "1. Mira (Teal): 20"
+    # the label leaves the heart out of the words: it is drawn after the balance
+    assert mira.symbol is None and mira.balance_symbol == "💖" and aidan.balance_symbol == "❤️"
     assert mira.bar_fraction == 1.0 and mira.bar_rgb == BAR_RGB["health"] and mira.shaded
-    assert "No King" in aidan.alarm and aidan.after == aidan.alarm and aidan.bar_rgb == NO_KING_BAR_RGB
+    assert aidan.note_alarm and aidan.note == "+0 (no king)" and aidan.bar_rgb == NO_KING_BAR_RGB
     assert aidan.tones == player_rgb("Crimson/Yellow", "default")
     assert [name for name, row in rows.items() if row.caller] == ["Zed"] and scene.caller == "Zed"
     assert _scene(neisg, _game(neisg), palette="colourblind").row("Mira").tones == player_rgb("Teal", "colourblind")
@@ -341,3 +343,67 @@ def test_the_scene_says_what_the_board_announces(neisg):
     assert empty.subtitle.endswith("before update 1")
     painted = _render(neisg, _game(neisg, update=20, events=events)).layout
     assert painted.subtitle == scene.subtitle and painted.lines == [row.line for row in scene.rows]
+
+
+# ----------------------------------------------------------------------------- issue 39: each number said once
+def _arena_game():
+    arena = load_preset("arena")
+    players = [Player("Ann", "Red", Fraction(12), captured=Fraction(12)), Player("Bob", "Blue", Fraction(1))]
+    pieces = [dict(owner="Ann", kind="K", square=(0, 0)), dict(owner="Bob", kind="K", square=(5, 5))]
+    return arena, GameState.build(arena, pieces, players, update=4)
+
+
+def test_a_row_writes_its_label_under_the_label_heading(neisg):
+    """A neisg row said its health three times (the line's "Health: 31 💖", the bar's number, the
+    Regen column): the picture writes the row's label, under the panel's label heading; the text
+    standings keep RULES 4's line."""
+    from bot.render.scene.health import standings_lines
+
+    state = _game(neisg)
+    panel = variant_for(neisg).standings_panel(state)
+    scene = _scene(neisg, state)
+    assert scene.headings[0] == panel.label_heading == "Rank. Player (colour): score"
+    assert [row.words for row in scene.rows] == [row.label for row in panel.rows]
+    assert scene.row("Mira").words == "1. Mira (Teal): 20" and "Health" not in scene.row("Aidan").words
+    assert [row.line for row in scene.rows] == health_board_lines(neisg, state)
+    assert standings_lines(panel)[1:] == health_board_lines(neisg, state)      # the text output as it was
+    layout = _render(neisg, state).layout
+    mira = layout.row("Mira")
+    assert mira.words == "1. Mira (Teal): 20" and mira.text == "1. Mira (Teal): 20 --- Health: 31 💖"
+    # the heart, which the label leaves out, is drawn after the balance: right of the bar, not in the words
+    assert mira.symbol_box[0] > mira.bar_box[2] > mira.text_box[2]
+    image = _image(_render(neisg, state))
+    assert image.getpixel(_centre(layout.row("Aidan").symbol_box)) == HEART_RGB
+
+
+def test_a_panel_without_labels_writes_its_lines_under_the_line_heading(neisg):
+    state = _game(neisg)
+    panel = variant_for(neisg).standings_panel(state)
+    bare = replace(panel, rows=tuple(replace(row, label="") for row in panel.rows), label_heading="")
+    from bot.render.scene.health import health_scene
+
+    scene = health_scene(bare, state, game_title="t")
+    assert scene.headings[0] == panel.line_heading
+    assert [row.words for row in scene.rows] == [row.line for row in panel.rows]
+    assert scene.row("Mira").symbol == "💖" and scene.row("Mira").balance_symbol is None
+    assert "No King" in scene.row("Aidan").alarm
+
+
+def test_arena_draws_no_captured_column_repeating_its_points():
+    """Arena's points are the value captured (D50): the board has no Captured column; a panel with
+    a captured heading draws the column under it."""
+    from bot.render.scene.health import health_scene
+
+    arena, state = _arena_game()
+    panel = variant_for(arena).standings_panel(state)
+    scene = health_scene(panel, state, game_title="Chess Arena")
+    assert not scene.shows_captured and scene.headings[2] == ""
+    assert [row.captured for row in scene.rows] == ["", ""]
+    with_column = health_scene(replace(panel, captured_heading="Taken"), state, game_title="Chess Arena")
+    assert with_column.shows_captured and with_column.headings[2] == "Taken"
+    assert [row.captured for row in with_column.rows] == ["12", "0"]
+    without, with_ = render_health_board(panel, state, game_title="t"), render_health_board(
+        replace(panel, captured_heading="Taken"), state, game_title="t")
+    assert [row.captured for row in without.layout.rows] == ["", ""]
+    # the column's room is gone: the note column starts further left
+    assert without.layout.rows[0].box[2] < with_.layout.rows[0].box[2]

@@ -111,6 +111,29 @@ def test_each_frames_banner_is_decided_in_the_scene():
     from bot.render.scene.timelapse import banners
 
     first, last = banners("NEISG", ["before update 1", "after update 2"])
-    assert first.heading == "Before update 1" and last.heading == "After update 2"
+    assert first.heading == "Before update 1" and last.heading == "After update 2" == last.short_heading
     assert first.counters == ("NEISG · frame 1/2", "frame 1/2", "1/2")
     assert last.counters[0] == "NEISG · frame 2/2"
+
+
+def test_a_thinned_frames_banner_fits_the_narrowest_frame():
+    """Issue 39: the service thins a long game and says so on every frame ("after update 480 · 1 in
+    16"); at the narrowest frame (360 pixels) the bold heading ran off the banner's edge. It is
+    written smaller, and where even that does not fit, as the update alone."""
+    from bot.render.paint.sprites import bold_font
+    from bot.render.paint.timelapse import BANNER_MARGIN, MIN_FRAME_WIDTH, SMALLEST_HEADING, _banner, banner_heading
+    from bot.render.scene.timelapse import banners
+
+    thinned, huge = banners("Never-Ending Infinite Sandbox Game",
+                            ["after update 4800 · 1 in 160", "after update 123456789 · 1 in 1234567"])
+    assert thinned.short_heading == "After update 4800" and huge.short_heading == "After update 123456789"
+    text, size = banner_heading(MIN_FRAME_WIDTH, thinned)
+    assert text == "After update 4800 · 1 in 160" and SMALLEST_HEADING <= size < 26
+    assert bold_font(size).getlength(text) <= MIN_FRAME_WIDTH - 2 * BANNER_MARGIN
+    assert banner_heading(MIN_FRAME_WIDTH, huge)[0] == "After update 123456789"
+    assert banner_heading(1200, thinned) == ("After update 4800 · 1 in 160", 26)    # a wide frame: full size
+    for banner in (thinned, huge):
+        image = _banner(MIN_FRAME_WIDTH, banner)
+        edge = image.crop((MIN_FRAME_WIDTH - BANNER_MARGIN + 2, 0, MIN_FRAME_WIDTH, BANNER_HEIGHT))
+        assert len(edge.getcolors()) == 1, "nothing runs off the banner's edge"
+

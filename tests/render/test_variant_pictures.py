@@ -408,3 +408,13 @@ def test_the_endless_boards_scene_holds_the_top_the_gaps_the_caller_and_the_team
     assert scene.entries[21].caller and scene.entries[21].standing.name == "Player24" and scene.hidden == 9
     assert scene.teams[0].bar_fraction == 1.0 and scene.teams[1].bar_fraction < 1.0
     assert scene.teams[0].words.startswith("alabaster: ")
+
+
+def test_a_team_s_line_counts_its_points_and_players_in_agreeing_words():
+    """Issue 39: "brushed metal: 1 points · 1 player" read wrong; one of each is singular."""
+    from bot.engine.variants.base import TeamTotal
+    from bot.render.scene.health import team_words
+
+    assert team_words(TeamTotal("brushed metal", 1, Fraction(1)), "points") == "brushed metal: 1 point · 1 player"
+    assert team_words(TeamTotal("alabaster", 2, Fraction(5, 2)), "points") == "alabaster: 2.5 points · 2 players"
+    assert team_words(TeamTotal("alabaster", 3, Fraction(0)), "health") == "alabaster: 0 health · 3 players"

@@ -89,8 +89,8 @@ async def test_the_file_publisher_writes_the_team_post_as_a_message_of_its_own(t
 async def test_the_standings_post_of_a_game_of_teams_ends_with_each_teams_total(table):
     game = await megachess(table)
     [text] = [post.body for post in await table.posts(game.id) if post.kind == "health_text"]
-    # the team line's "1 points" is the render's words (bot/render/healthboard._team_words): issue 39's
-    # render part mends it after the scenes rework
+    # each count agrees with its noun (issue 39): the team line is the render's words
+    # (bot/render/scene/health.team_words), "1 point · 1 player"
     assert text.split("\n") == ["1. Alice (Red, alabaster): 1 point", "2. Bob (Blue, brushed metal): 1 point",
                                 "3. Cleo (Green, alabaster): 1 point", "alabaster: 2 points · 2 players",
-                                "brushed metal: 1 points · 1 player"]
+                                "brushed metal: 1 point · 1 player"]

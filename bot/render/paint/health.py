@@ -64,12 +64,15 @@ OUT_RGB = (130, 124, 116)
 
 @dataclass(frozen=True, slots=True)
 class HealthRow:
-    """One player's row: ``text`` is their health board line, exactly."""
+    """One player's row: ``text`` is their health board line, exactly; ``words`` what the row
+    writes of it (the line, or the panel row's shorter label), in ``text_box``; ``symbol`` is drawn
+    in ``symbol_box``, in the words or after the balance."""
 
     rank: int
     name: str
     colour: str
     text: str
+    words: str
     box: Box
     text_box: Box
     swatch_box: Box
@@ -252,7 +255,7 @@ def _plan(scene: HealthScene, scale: float, measured: bool = True) -> dict:
     at only, instead of at the one above too: 8-10 ms)."""
     shown = [entry for entry in scene.entries if type(entry) is PlayerRow]
     if not measured:
-        shown = [max(shown, key=lambda row: len(row.line))] if shown else []
+        shown = [max(shown, key=lambda row: len(row.words))] if shown else []
     outs = [entry for entry in scene.entries if type(entry) is OutRow] if measured else []
     events = scene.events
     line_heading, _, captured_heading, note_heading = scene.headings
@@ -266,13 +269,16 @@ def _plan(scene: HealthScene, scale: float, measured: bool = True) -> dict:
                  + [_width(line_heading, round(15 * s), True)])
     bar_w = round(170 * s)
     value_w = _width("00000", text_size)
+    if any(row.balance_symbol for row in shown):      # a heart after the balance
+        value_w += round(text_size * 0.4) + round(text_size * 0.95)
     # each amount and note measured once (a thousand rows hold a few dozen of each)
     captured_w = max([_width(captured, text_size) for captured in {row.captured for row in shown}]
-                     + [_width(captured_heading, round(15 * s), True)])
+                     + [_width(captured_heading, round(15 * s), True)]) if scene.shows_captured else 0
     regen_w = max([_note_width(note, text_size) for note in {row.note for row in shown}]
                   + [_width(note_heading, round(15 * s), True)])
     gap = round(24 * s)
-    column_w = pad + swatch + gap // 2 + text_w + gap + bar_w + 6 + value_w + gap + captured_w + gap + regen_w + pad
+    column_w = (pad + swatch + gap // 2 + text_w + gap + bar_w + 6 + value_w + gap
+                + (captured_w + gap if scene.shows_captured else 0) + regen_w + pad)
     banner_h = round(52 * s) if scene.result else 0
     header_h = round(92 * s) + banner_h
     column_head_h = round(26 * s)
@@ -420,9 +426,10 @@ def _draw_entries(image: Image.Image, draw: ImageDraw.ImageDraw, scene: HealthSc
         x_text = left + pad + p["swatch"] + gap // 2
         x_bar = x_text + p["text_w"] + gap
         x_captured = x_bar + p["bar_w"] + 6 + p["value_w"] + gap
-        x_regen = x_captured + p["captured_w"] + gap
+        x_regen = x_captured + (p["captured_w"] + gap if scene.shows_captured else 0)
         for x, words in zip((x_text, x_bar, x_captured, x_regen), scene.headings):
-            draw_text(draw, (x, top), words, _font(head_size, True), HEADER_RGB)
+            if words:
+                draw_text(draw, (x, top), words, _font(head_size, True), HEADER_RGB)
         first = column * p["per_column"]
         for offset, entry in enumerate(scene.entries[first:first + p["per_column"]]):
             y0 = top + p["column_head_h"] + offset * p["row_h"]
@@ -501,6 +508,11 @@ def _draw_row(image: Image.Image, draw: ImageDraw.ImageDraw, ink: "_Inks", row: 
         rectangle((bar_box[0], bar_box[1], filled, bar_box[3]), ink[row.bar_rgb], 1)
         rectangle((bar_box[0], bar_box[1], filled, bar_box[3]), ink[BAR_EDGE], 0, 1)
     _stamp(draw, (bar_box[2] + 6, ty), row.balance, ts, True, TEXT_RGB, ink)
+    if row.balance_symbol is not None:      # the line's heart, which the words leave out
+        size = round(ts * 0.95)
+        sx = bar_box[2] + 6 + _width(row.balance, ts, True) + round(ts * 0.4)
+        symbol_box = (sx, round(cy - size / 2), sx + size, round(cy - size / 2) + size)
+        draw_symbol(image, row.balance_symbol, symbol_box)
     _stamp(draw, (x_captured, ty), row.captured, ts, False, TEXT_RGB, ink)
     regen = row.note
     if split_symbol(regen)[1] is None:
@@ -510,8 +522,8 @@ def _draw_row(image: Image.Image, draw: ImageDraw.ImageDraw, ink: "_Inks", row: 
     if not laid_out:
         return None
     standing = row.standing
-    return HealthRow(standing.rank, standing.name, standing.colour, row.line, box, text_box, swatch_box, row.symbol,
-                     symbol_box, bar_box, fraction, row.balance, amount_text(standing.score), row.captured, regen,
+    return HealthRow(standing.rank, standing.name, standing.colour, row.line, row.words, box, text_box, swatch_box,
+                     row.symbol or row.balance_symbol, symbol_box, bar_box, fraction, row.balance, amount_text(standing.score), row.captured, regen,
                      standing.has_king)
 
 

@@ -39,25 +39,46 @@ FRAME_MS = 700
 LAST_FRAME_MS = 2500
 BANNER_HEIGHT = 48
 MIN_FRAME_WIDTH = 360
+#: the heading's size, and the smallest it shrinks to before the banner's short heading is written
+HEADING_SIZE = 26
+SMALLEST_HEADING = 16
+#: the banner's margin left and right of its texts
+BANNER_MARGIN = 14
 BANNER_BG = (34, 34, 40)
 BANNER_TEXT = (250, 250, 250)
 BANNER_MUTED = (190, 190, 200)
+
+
+def banner_heading(width: int, banner: Banner) -> tuple[str, int]:
+    """The heading a banner ``width`` pixels wide writes, and its size: the full heading at the
+    largest size from :data:`HEADING_SIZE` down to :data:`SMALLEST_HEADING` at which it fits (a
+    thinned game's "After update 480 · 1 in 16" ran off a 360-pixel frame), else the short heading
+    (the update alone) at the largest size that fits, down to 10."""
+    room = width - 2 * BANNER_MARGIN
+    for text, smallest in ((banner.heading, SMALLEST_HEADING), (banner.short_heading, 10)):
+        for size in range(HEADING_SIZE, smallest - 1, -1):
+            if bold_font(size).getlength(text) <= room:
+                return text, size
+    return banner.short_heading, 10
 
 
 def _banner(width: int, banner: Banner) -> Image.Image:
     height = BANNER_HEIGHT
     image = Image.new("RGB", (width, height), BANNER_BG)
     draw = ImageDraw.Draw(image)
-    text = banner.heading
-    draw.text((14, 9), text, font=bold_font(26), fill=BANNER_TEXT)
-    room = width - bold_font(26).getlength(text) - 44
+    text, heading_size = banner_heading(width, banner)
+    heading_font = bold_font(heading_size)
+    top, bottom = heading_font.getbbox("Ag")[1::2]
+    # the letters' middle where the full-size heading's is (y 27 of 48), however small it is written
+    draw.text((BANNER_MARGIN, 27 - (top + bottom) // 2), text, font=heading_font, fill=BANNER_TEXT)
+    room = width - heading_font.getlength(text) - 3 * BANNER_MARGIN - 2
     for right in banner.counters:
         size = 15
         while size > 11 and font(size).getlength(right) > room:
             size -= 1
         if font(size).getlength(right) <= room:
             w = font(size).getlength(right)
-            draw.text((width - w - 14, (height - size) // 2), right, font=font(size), fill=BANNER_MUTED)
+            draw.text((width - w - BANNER_MARGIN, (height - size) // 2), right, font=font(size), fill=BANNER_MUTED)
             break
     return image
 

@@ -9,11 +9,16 @@ colours.
 
 A :class:`HealthScene` holds, top to bottom: the title and the subtitle (the update, "orders now" or
 "the game is over"), the banner of a finished game (with its trophy when someone won), the columns'
-headings, the entries (each player's :class:`PlayerRow`, the line standing for rows left out of an
+headings (no captured column where the panel has no ``captured_heading``), the entries (each
+player's :class:`PlayerRow`, the line standing for rows left out of an
 endless game, the players who left, marked), the events with the updates each has left and the next
 draw, each team's total with its bar, and the footer's legend and ranking. A row's line is split
-where a symbol stands that the painter draws as a picture (:data:`SYMBOLS`: the hearts, the bolt,
-the trophy); "No King" is written in red (``alarm``).
+A row writes the panel row's ``words``: its ``label`` where the variant gives one (the balance and the
+note have columns of their own, so the label leaves them out), else its line; its heading is then
+``panel.label_heading``. The row's words are split where a symbol stands that the painter draws as a
+picture (:data:`SYMBOLS`: the hearts, the bolt, the trophy); a symbol the line has and the label
+leaves out (a neisg heart) is drawn after the balance instead. "No King" is written in red
+(``alarm``).
 
 :func:`standings_lines` is the same standings as text, what the image shows.
 """
@@ -23,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.engine.model import format_amount, format_square
+from bot.engine.model import amount_in, counted, format_amount, format_square
 from bot.engine.standings import Standing
 from bot.engine.variants import PanelEvent, PanelRow, StandingsPanel
 from bot.engine.variants.base import TeamTotal
@@ -60,16 +65,19 @@ TEAMS_HEADING = "Teams"
 
 @dataclass(frozen=True, slots=True)
 class PlayerRow:
-    """One player's row. ``line`` is their health board line, exactly, drawn as ``prefix`` (the
-    rank and name, bold), ``rest``, the ``symbol``'s picture (None: no symbol) and ``after``;
+    """One player's row. ``line`` is their health board line, exactly (the text standings');
+    ``words`` what the row writes of it (the panel row's label, or the line), drawn as ``prefix``
+    (the rank and name, bold), ``rest``, the ``symbol``'s picture (None: no symbol) and ``after``;
     ``alarm`` is its end written in red ("No King ..."; empty: none). ``tones``: the swatch's
     colours (both tones of a two-tone colour). The bar fills ``bar_fraction`` of its length in
-    ``bar_rgb``; ``balance``, ``captured`` and ``note`` are the columns' texts (``note_alarm``: the
-    note in red). ``winner``: on the gold of the winners; ``shaded``: a row with a shade (every
+    ``bar_rgb``; ``balance``, ``captured`` and ``note`` are the columns' texts (``captured``: "" when
+    the board has no such column; ``note_alarm``: the note in red); ``balance_symbol``: the line's
+    symbol that the words leave out, drawn after the balance (None: none). ``winner``: on the gold of the winners; ``shaded``: a row with a shade (every
     other row); ``caller``: outlined as the player asking."""
 
     standing: Standing
     line: str
+    words: str
     prefix: str
     rest: str
     symbol: str | None
@@ -82,6 +90,7 @@ class PlayerRow:
     captured: str
     note: str
     note_alarm: bool
+    balance_symbol: str | None
     winner: bool
     shaded: bool
     caller: bool
@@ -136,7 +145,8 @@ class HealthScene:
     subtitle: str
     result: str                             # the banner of a game that is over ("Bob wins: ..."); "" none
     trophy: bool                            # the banner shows a trophy: somebody won
-    headings: tuple[str, str, str, str]     # over the lines, the bars, the captured values, the notes
+    headings: tuple[str, str, str, str]     # over the words, the bars, the captured values ("": no such
+                                            # column), the notes
     entries: tuple[PlayerRow | GapRow | OutRow, ...]
     empty: str                              # what stands in place of the rows when nobody has joined
     draws_events: bool                      # the game draws events: the events box is shown
@@ -156,6 +166,11 @@ class HealthScene:
     @property
     def rows(self) -> tuple[PlayerRow, ...]:
         return tuple(entry for entry in self.entries if type(entry) is PlayerRow)
+
+    @property
+    def shows_captured(self) -> bool:
+        """The board has a captured column (arena's points are the value captured: none)."""
+        return bool(self.headings[2])
 
     def row(self, name: str) -> PlayerRow:
         for row in self.rows:
@@ -188,8 +203,8 @@ def shown_rows(panel: StandingsPanel, caller: str | None = None) -> tuple[tuple[
 
 
 def team_words(team: TeamTotal, currency: str) -> str:
-    return (f"{team.name}: {format_amount(team.points)} {currency} · {team.players} "
-            f"player{'s' if team.players != 1 else ''}")
+    """A team's total in words: "brushed metal: 1 point · 2 players"."""
+    return f"{team.name}: {amount_in(team.points, currency)} · {counted(team.players, 'player')}"
 
 
 def standings_lines(panel: StandingsPanel, caller: str | None = None) -> list[str]:
@@ -270,7 +285,8 @@ def health_scene(panel: StandingsPanel, state, *, game_title: str, palette: str 
     rows = [entry for entry in entries if type(entry) is PlayerRow]
     return HealthScene(
         title=panel.title, subtitle=subtitle, result=panel.result, trophy=bool(panel.winners),
-        headings=(panel.line_heading, currency.capitalize(), "Captured", panel.note_heading),
+        headings=(panel.label_heading or panel.line_heading, currency.capitalize(), panel.captured_heading,
+                  panel.note_heading),
         entries=tuple(entries), empty="" if panel.rows else NOBODY_YET, draws_events=panel.draws_events,
         events_heading=EVENTS_HEADING, teams_heading=TEAMS_HEADING,
         events=tuple(EventLine(event.name, event.started, event.left, event.ends, *event_words(event))
@@ -300,25 +316,29 @@ def _entries(panel: StandingsPanel, caller: str | None, colours: PlayerColours) 
     best_numerator, best_denominator = best.numerator, best.denominator
     bar_rgb = BAR_RGB.get(panel.currency, BAR_RGB["points"])
     winners = set(panel.winners)
+    captured = bool(panel.captured_heading)
     entries: list[PlayerRow | GapRow | OutRow] = []
     for index in indices:
         if type(index) is str:
             entries.append(GapRow(index))
             continue
         panel_row = panel.rows[index]
-        row, line = panel_row.standing, panel_row.line
-        before, symbol, after_symbol = split_symbol(line)
+        row, line, words = panel_row.standing, panel_row.line, panel_row.words
+        before, symbol, after_symbol = split_symbol(words)
+        # a heart the label leaves out still says whether the player has a king: after the balance
+        balance_symbol = split_symbol(line)[1] if symbol is None and words != line else None
         prefix = f"{row.rank}. {row.name}"
         if not before.startswith(prefix):
             prefix = ""
         if symbol is not None:
             alarm = after_symbol if "No King" in after_symbol else ""
         else:
-            alarm = line[line.index("No King"):] if "No King" in before else ""
+            alarm = words[words.index("No King"):] if "No King" in before else ""
         entries.append(PlayerRow(
-            row, line, prefix, before[len(prefix):], symbol, after_symbol, alarm, colours.of(row.name),
+            row, line, words, prefix, before[len(prefix):], symbol, after_symbol, alarm, colours.of(row.name),
             bar_fraction(row.balance, best_numerator, best_denominator), bar_rgb if row.has_king else NO_KING_BAR_RGB,
-            amount_text(row.balance), amount_text(row.captured), panel_row.note, panel_row.alarm, row.name in winners,
+            amount_text(row.balance), amount_text(row.captured) if captured else "", panel_row.note, panel_row.alarm,
+            balance_symbol, row.name in winners,
             index % 2 == 0, caller is not None and row.name == caller))
     entries += [OutRow(out.name, out.line, colours.of(out.name)) for out in panel.out]
     return entries

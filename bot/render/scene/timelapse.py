@@ -29,18 +29,23 @@ MARGIN = 2
 
 @dataclass(frozen=True, slots=True)
 class Banner:
-    """A frame's banner: ``heading`` on the left (the update, capitalised); on the right the first of
-    ``counters`` that fits (the game's title with the frame's number, then shorter forms)."""
+    """A frame's banner: ``heading`` on the left (the update, capitalised, with what the label adds:
+    "After update 480 · 1 in 16" for a long game thinned); ``short_heading``, the update alone, where
+    the heading does not fit a narrow frame; on the right the first of ``counters`` that fits (the
+    game's title with the frame's number, then shorter forms)."""
 
     heading: str
     counters: tuple[str, ...]
+    short_heading: str
 
 
 def banners(title: str, labels: Sequence[str]) -> tuple[Banner, ...]:
-    """The banner of each frame of a timelapse of ``title`` whose frames show ``labels``."""
+    """The banner of each frame of a timelapse of ``title`` whose frames show ``labels`` (a label
+    may add to its update after " · ": the service's "after update 480 · 1 in 16")."""
     count = len(labels)
     return tuple(Banner(label[0].upper() + label[1:],
-                        (f"{title} · frame {index + 1}/{count}", f"frame {index + 1}/{count}", f"{index + 1}/{count}"))
+                        (f"{title} · frame {index + 1}/{count}", f"frame {index + 1}/{count}", f"{index + 1}/{count}"),
+                        label[0].upper() + label[1:].split(" · ")[0])
                  for index, label in enumerate(labels))
 
 
