@@ -180,6 +180,7 @@ class BoardAdditions:
     areas: tuple[Area, ...] = ()             # territory: the goal, the neutral zone, territories, homes
     cycle: tuple[CycleSlot, ...] = ()        # territory: the turn cycle, the current slot outlined
     holdings: tuple[Holding, ...] = ()       # territory: both reserves and the draft area
+    rank_zero: bool = True                   # rank 0 is a line the rules draw: the board bands it
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +279,10 @@ class Variant(ABC):
 
     #: The family's name, as a ruleset file writes it (``family = "simultaneous"``).
     family: str = ""
+    #: Whether rank 0 is a line the rules draw (neisg: pawns are placed below it, pillars above it),
+    #: which the board then bands in blue; a family whose rules never name rank 0 says False, and its
+    #: ``board_additions`` carries the answer (``BoardAdditions.rank_zero``) to the picture.
+    rank_zero_matters: bool = True
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset

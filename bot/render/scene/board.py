@@ -168,6 +168,7 @@ class BoardScene:
     legend: tuple[LegendEntry, ...]
     kingdoms: tuple[Kingdom, ...]            # the kingdoms reaching into the region
     label_steps: tuple[int, ...] = LABEL_STEPS
+    rank_zero: bool = True                   # the variant's rank 0 matters: its squares banded in blue
 
     @property
     def size(self) -> tuple[int, int]:
@@ -175,7 +176,7 @@ class BoardScene:
         return x1 - x0 + 1, y1 - y0 + 1
 
     def square_colour(self, x: int, y: int) -> RGB:
-        return square_colour(x, y, self.bounds)
+        return square_colour(x, y, self.bounds, self.rank_zero)
 
 
 def fits_board(region: Region) -> bool:
@@ -212,6 +213,7 @@ def board_scene(ruleset: Ruleset, state: GameState, region: Region, bounds, colo
         legend = legend_entries(ruleset, state, colours, present) if inset is None else ()
     x0, y0, x1, y1 = region
     marks, pieces = present.marks, present.pieces
+    rank_zero = additions.rank_zero      # the variant's word: rank 0 is drawn only where a rule names it
     where = f"x {x0}..{x1}, y {y0}..{y1}"
     focus = f" · {caption}" if caption else ""
     title = f"{ruleset.title or ruleset.name} · {state_label(state)} · {where}{focus}"
@@ -220,28 +222,28 @@ def board_scene(ruleset: Ruleset, state: GameState, region: Region, bounds, colo
         title = short_title = f"{inset} · {where}"
     kingdoms = tuple(sorted(marks.get("kingdom", ()), key=lambda k: (k.owner, k.centre)))
     kingdom_squares = _kingdom_squares(kingdoms, region)
-    fills, base = _kingdom_fills(kingdom_squares, colours, bounds)
-    fills += _mark_fills(marks, region, bounds, base)
+    fills, base = _kingdom_fills(kingdom_squares, colours, bounds, rank_zero)
+    fills += _mark_fills(marks, region, bounds, base, rank_zero)
     arrows = [(o, t, False) for o, t in marks.get("move", ())] + [(o, t, True) for o, t in marks.get("capture", ())]
     inside = _inside(region)
     tokens = sorted(marks.get("token", ()), key=lambda m: (m.square, m.kind))
     return BoardScene(
         region=region, bounds=bounds, title=title, short_title=short_title, caption=caption, inset=inset,
-        columns=tuple(_axis_label(x) for x in range(x0, x1 + 1)),
-        rows=tuple(_axis_label(y) for y in range(y0, y1 + 1)),
+        columns=tuple(_axis_label(x, rank_zero) for x in range(x0, x1 + 1)),
+        rows=tuple(_axis_label(y, rank_zero) for y in range(y0, y1 + 1)),
         heavy_columns=tuple(x for x in range(x0 + 1, x1 + 1) if x % 5 == 0),
         heavy_rows=tuple(y for y in range(y0, y1) if (y + 1) % 5 == 0),
-        rank0=y0 <= 0 <= y1, fills=tuple(fills),
+        rank0=rank_zero and y0 <= 0 <= y1, fills=tuple(fills),
         kingdom_edges=_kingdom_edges(kingdom_squares, colours, region),
         tokens=tuple([token(m) for m in tokens if m.square not in pieces]
                      + [token(m, corner=True) for m in tokens if m.square in pieces]),
         highlights=tuple(marks.get("highlight", ())),
-        stacks=tuple(_stack(ruleset, square, here, marks, colours, bounds) for square, here in pieces.items()),
+        stacks=tuple(_stack(ruleset, square, here, marks, colours, bounds, rank_zero) for square, here in pieces.items()),
         arrows=tuple(Arrow(o, t, CAPTURE_ARROW if c else MOVE_ARROW) for o, t, c in sorted(arrows, key=repr)
                      if o is not None),
         crosses=tuple(target for _, target in marks.get("capture", ()) if inside(target)),
         fading=tuple(fading_badge(f) for f in sorted(marks.get("fading", ()), key=lambda f: f.square)),
-        legend=tuple(legend), kingdoms=kingdoms)
+        legend=tuple(legend), kingdoms=kingdoms, rank_zero=rank_zero)
 
 
 def _inside(region: Region):
@@ -249,8 +251,9 @@ def _inside(region: Region):
     return lambda square: x0 <= square[0] <= x1 and y0 <= square[1] <= y1
 
 
-def _axis_label(value: int) -> AxisLabel:
-    return AxisLabel(value, str(value), RANK0_LABEL if value == 0 else TEXT, value == 0)
+def _axis_label(value: int, rank_zero: bool = True) -> AxisLabel:
+    zero = value == 0 and rank_zero
+    return AxisLabel(value, str(value), RANK0_LABEL if zero else TEXT, zero)
 
 
 # ----------------------------------------------------------------------------- what is where
@@ -318,7 +321,8 @@ def _marks(ruleset: Ruleset, state: GameState, region: Region, bounds, moves: It
         if (origin is not None and inside(origin)) or inside(target):
             marks["capture" if captured else "move"].add((origin, target))
     marks["highlight"] = {sq for sq in highlight if inside(sq)}
-    if region[1] <= 0 <= region[3] and square_colour(region[0], 0, bounds) not in (OUTSIDE_DARK, OUTSIDE_LIGHT):
+    if (additions.rank_zero and region[1] <= 0 <= region[3]
+            and square_colour(region[0], 0, bounds) not in (OUTSIDE_DARK, OUTSIDE_LIGHT)):
         marks["rank0"] = {True}
     if bounds is not None:
         (bx0, by0), (bx1, by1) = bounds
@@ -337,7 +341,7 @@ def _kingdom_squares(kingdoms: tuple[Kingdom, ...], region: Region) -> dict[str,
 
 
 def _kingdom_fills(kingdoms: dict[str, set[Square]], colours: PlayerColours,
-                   bounds) -> tuple[list[SquareFill], dict[Square, RGB]]:
+                   bounds, rank_zero: bool = True) -> tuple[list[SquareFill], dict[Square, RGB]]:
     """Each kingdom's squares tinted with its owner's colour, light enough for the pieces to stay
     clear (where kingdoms overlap, toward the mean of their colours: no darker than one); and each
     tinted square's colour, which the marks over it are blended with."""
@@ -349,19 +353,21 @@ def _kingdom_fills(kingdoms: dict[str, set[Square]], colours: PlayerColours,
     fills, base = [], {}
     for square, here in owners.items():
         tint = mean_tone([tints[owner] for owner in here])
-        base[square] = colour = blend(square_colour(*square, bounds), (tint, KINGDOM_ALPHA))
+        base[square] = colour = blend(square_colour(*square, bounds, rank_zero), (tint, KINGDOM_ALPHA))
         fills.append(SquareFill(square, colour))
     return fills, base
 
 
-def _mark_fills(marks: dict[str, set], region: Region, bounds, base: dict[Square, RGB]) -> list[SquareFill]:
+def _mark_fills(marks: dict[str, set], region: Region, bounds, base: dict[Square, RGB],
+                rank_zero: bool = True) -> list[SquareFill]:
     """The last moves' from and to squares (yellow), implosion squares (red, a burst) and King of
     the Hill's (gold, a star), each blended with the square's colour under it (a kingdom's tint)."""
     inside = _inside(region)
 
     def over(square: Square, tint, symbol: str = "") -> SquareFill:
         under = base.get(square)
-        return SquareFill(square, blend(under if under is not None else square_colour(*square, bounds), tint), symbol)
+        own = under if under is not None else square_colour(*square, bounds, rank_zero)
+        return SquareFill(square, blend(own, tint), symbol)
 
     fills = []
     for origin, target in sorted(marks.get("move", set()) | marks.get("capture", set()), key=repr):
@@ -406,9 +412,9 @@ def fading_badge(fading: Fading) -> FadingBadge:
 
 
 def _stack(ruleset: Ruleset, square: Square, here: tuple[Piece, ...], marks: dict[str, set],
-           colours: PlayerColours, bounds) -> Stack:
+           colours: PlayerColours, bounds, rank_zero: bool = True) -> Stack:
     alone = len(here) == 1
-    centre = square_colour(*square, bounds) if alone else LIGHT
+    centre = square_colour(*square, bounds, rank_zero) if alone else LIGHT
     shown = tuple(piece_view(ruleset, piece, marks, colours, centre) for piece in here[:4])
     crowd = Badge(f"{len(here)}", "centre", WHITE, BLACK) if len(here) > 4 else None
     return Stack(square, shown, crowd)

@@ -116,15 +116,15 @@ LEGEND_PIECE: RGB = (235, 235, 235)  # a kind's sample in the legend
 LEGEND_SAMPLE: RGB = (150, 150, 150)  # the piece a mark's sample stands on
 
 
-def square_colour(x: int, y: int, bounds) -> RGB:
+def square_colour(x: int, y: int, bounds, rank_zero: bool = True) -> RGB:
     """A square's own colour: dark where ``x + y`` is even (``(0, 0)`` is dark, like a1), rank 0
-    tinted blue, a square outside the bounds grey."""
+    tinted blue where the variant says rank 0 matters (``rank_zero``), a square outside the bounds grey."""
     dark = (x + y) % 2 == 0
     if bounds is not None:
         (bx0, by0), (bx1, by1) = bounds
         if not (bx0 <= x <= bx1 and by0 <= y <= by1):
             return OUTSIDE_DARK if dark else OUTSIDE_LIGHT
     colour = DARK if dark else LIGHT
-    if y == 0:
+    if y == 0 and rank_zero:
         colour = blend(colour, RANK0_TINT)
     return colour
