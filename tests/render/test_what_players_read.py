@@ -70,3 +70,60 @@ def test_a_neisg_board_still_bands_rank_0_and_keys_it():
     assert scene.rank0 and scene.square_colour(0, 0) != DARK
     assert [label.text for label in scene.rows if label.underline] == ["0"]
     assert "rank 0" in [entry.text for entry in scene.legend]
+
+
+# ============================================================================= power-up tokens: no player's colour
+def _arena_with(colours):
+    from bot.engine.model import Player
+    from bot.engine.ruleset import load_preset
+    from bot.engine.state import GameState, PowerUp
+
+    ruleset = load_preset("arena")
+    players = [Player(f"P{i:02d}", colour) for i, colour in enumerate(colours)]
+    pieces = [dict(owner=p.name, kind="K", square=(i % 10 - 5, i // 10 - 6)) for i, p in enumerate(players)]
+    powerups = (PowerUp("new", (3, 3), "N"), PowerUp("upgrade", (-4, 5)), PowerUp("king", (4, -3)),
+                PowerUp("new", (-3, -4), "Q"))
+    return ruleset, GameState.build(ruleset, pieces, players, powerups=powerups)
+
+
+def _all_colours():
+    from bot.render.palette import colour_names
+
+    return colour_names()
+
+
+@pytest.mark.parametrize("palette", ["default", "colourblind"])
+@pytest.mark.parametrize("colours", [("Red", "Blue", "Green", "Orange"), ("Orange", "Amber", "Gold", "Emerald", "Azure"),
+                                     ("Violet", "Yellow", "Sky", "Brown", "White", "Black", "Fuchsia"), "all"])
+def test_a_power_up_token_looks_like_no_player_s_colour(colours, palette):
+    """Issue 39: the "king me" crown was orange like an orange player's pieces. A token's fill is at
+    least CIEDE2000 15 from every player's colour in the game, or it is hatched in white dots, a
+    pattern no player's pieces have."""
+    from bot.render.palette import delta_e2000
+    from bot.render.scene.colours import PlayerColours
+
+    ruleset, state = _arena_with(_all_colours() if colours == "all" else colours)
+    scene = scene_of(ruleset, state, (-7, -7, 7, 7), palette=palette)
+    tones = {tone for tones in PlayerColours(state, palette).tones.values() for tone in tones}
+    drawn = list(scene.tokens) + [entry.sample for entry in scene.legend if entry.kind == "token"]
+    assert len(drawn) == 8
+    for token in drawn:
+        assert token.hatched or min(delta_e2000(token.fill, tone) for tone in tones) >= 15, token
+
+
+def test_the_king_me_crown_is_not_orange_beside_an_orange_player_and_a_crowded_palette_hatches():
+    from PIL import Image
+    import io
+
+    ruleset, state = _arena_with(("Red", "Blue", "Green", "Orange"))
+    crown = next(t for t in scene_of(ruleset, state, (-7, -7, 7, 7)).tokens if t.mark.kind == "king")
+    assert crown.fill != (230, 159, 0) and not crown.hatched
+    ruleset, state = _arena_with(_all_colours())
+    tokens = scene_of(ruleset, state, (-7, -7, 7, 7)).tokens
+    assert any(t.hatched for t in tokens)
+    rendered = render_board(ruleset, state, region=(-7, -7, 7, 7))
+    image = Image.open(io.BytesIO(rendered.png)).convert("RGB")
+    for token in (t for t in tokens if t.hatched):
+        x0, y0, x1, y1 = rendered.layout.box(token.mark.square)
+        pixels = [image.getpixel((x, y)) for x in range(x0, x1) for y in range(y0, y1)]
+        assert sum(p == (255, 255, 255) for p in pixels) >= 10       # the white dots

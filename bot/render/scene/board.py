@@ -22,7 +22,7 @@ from ..palette import NEUTRAL_RGB, contrast_edge
 from .colours import (BLACK, CAPTURE_ARROW, CHECK_FRESH, CHECK_SPENT, FADING, FADING_LAST, FROM_TINT, HILL_TINT, ICE,
                       ICE_INK, IMPLOSION_TINT, KINGDOM_ALPHA, LEGEND_PIECE, LIGHT, MOVE_ARROW, OUTSIDE_DARK,
                       OUTSIDE_LIGHT, RANK0_LABEL, RGB, SPIRIT, TEXT, TO_TINT, TOKEN_DEFAULT, TOKEN_STYLES, VARIETY, WHITE,
-                      PlayerColours, blend, kingdom_tint, mean_tone, square_colour)
+                      PlayerColours, blend, kingdom_tint, mean_tone, square_colour, token_fill)
 from .grid import Region
 from .limits import MAX_SIDE, MIN_SCALE
 from .region import circle_squares, reaches, state_label
@@ -104,6 +104,7 @@ class Token:
     label: str
     short: str
     corner: bool = False
+    hatched: bool = False                    # white hatching: no fill far enough from every player's colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +228,7 @@ def board_scene(ruleset: Ruleset, state: GameState, region: Region, bounds, colo
     arrows = [(o, t, False) for o, t in marks.get("move", ())] + [(o, t, True) for o, t in marks.get("capture", ())]
     inside = _inside(region)
     tokens = sorted(marks.get("token", ()), key=lambda m: (m.square, m.kind))
+    taken = colours.taken() if tokens else ()
     return BoardScene(
         region=region, bounds=bounds, title=title, short_title=short_title, caption=caption, inset=inset,
         columns=tuple(_axis_label(x, rank_zero) for x in range(x0, x1 + 1)),
@@ -235,8 +237,8 @@ def board_scene(ruleset: Ruleset, state: GameState, region: Region, bounds, colo
         heavy_rows=tuple(y for y in range(y0, y1) if (y + 1) % 5 == 0),
         rank0=rank_zero and y0 <= 0 <= y1, fills=tuple(fills),
         kingdom_edges=_kingdom_edges(kingdom_squares, colours, region),
-        tokens=tuple([token(m) for m in tokens if m.square not in pieces]
-                     + [token(m, corner=True) for m in tokens if m.square in pieces]),
+        tokens=tuple([token(m, taken=taken) for m in tokens if m.square not in pieces]
+                     + [token(m, corner=True, taken=taken) for m in tokens if m.square in pieces]),
         highlights=tuple(marks.get("highlight", ())),
         stacks=tuple(_stack(ruleset, square, here, marks, colours, bounds, rank_zero) for square, here in pieces.items()),
         arrows=tuple(Arrow(o, t, CAPTURE_ARROW if c else MOVE_ARROW) for o, t, c in sorted(arrows, key=repr)
@@ -395,14 +397,16 @@ def _kingdom_edges(kingdoms: dict[str, set[Square]], colours: PlayerColours, reg
 
 
 # ----------------------------------------------------------------------------- marks and pieces
-def token(mark: Mark, corner: bool = False) -> Token:
+def token(mark: Mark, corner: bool = False, taken: tuple[RGB, ...] = ()) -> Token:
     """A mark as a token: its kind's shape and colour (a circle for a new piece, an arrow pointing
     up for an upgrade, a crown for king me, a rounded square for any other kind) and its label;
-    shapes and labels tell the kinds apart without colour."""
-    shape, fill = TOKEN_STYLES.get(mark.kind, TOKEN_DEFAULT)
+    shapes and labels tell the kinds apart without colour. Its fill is none of the players' colours
+    ``taken`` (:func:`~.colours.token_fill`; hatched where every fill is too close to one)."""
+    shape, preferred = TOKEN_STYLES.get(mark.kind, TOKEN_DEFAULT)
+    fill, hatched = token_fill(preferred, taken)
     label = mark.label or mark.kind[:1].upper()
     return Token(mark, shape, fill, tuple(round(c * 0.45) for c in fill), contrast_edge(fill), label, label[-1:],
-                 corner)
+                 corner, hatched)
 
 
 def fading_badge(fading: Fading) -> FadingBadge:
@@ -478,10 +482,10 @@ def legend_entries(ruleset: Ruleset, state: GameState, colours: PlayerColours, p
         for kind in (kind for kind in ruleset.pieces.values() if kind.letter in kinds):     # the table's order
             fills = () if kind.has("obstacle") or kind.has("void") else (LEGEND_PIECE,)
             items.append(LegendEntry("piece", f"{kind.letter}  {kind.name}", (kind, fills)))
-    return items + _mark_entries(ruleset, marks)
+    return items + _mark_entries(ruleset, marks, colours.taken())
 
 
-def _mark_entries(ruleset: Ruleset, marks: dict[str, set]) -> list[LegendEntry]:
+def _mark_entries(ruleset: Ruleset, marks: dict[str, set], taken: tuple[RGB, ...] = ()) -> list[LegendEntry]:
     radii = sorted({k.radius for k in marks.get("kingdom", ())})
     words = [("kingdom", "kingdom (radius " + " or ".join(map(str, radii)) + ")"),
              ("fading", "fading: updates left"), ("fading-last", "fading: its last update"), *_MARK_WORDS]
@@ -494,6 +498,7 @@ def _mark_entries(ruleset: Ruleset, marks: dict[str, set]) -> list[LegendEntry]:
     # a sample piece to show a mark on: the pawn's sprite where the ruleset has one
     pawn = ruleset.pieces.get("P") or next(iter(ruleset.pieces.values()))
     return ([LegendEntry("heading", "Marks")]
-            + [LegendEntry("token", mark.words or mark.kind, token(mark), fit=True) for mark in tokens.values()]
+            + [LegendEntry("token", mark.words or mark.kind, token(mark, taken=taken), fit=True)
+               for mark in tokens.values()]
             + [LegendEntry("mark", text, (key, pawn), fit=key in ("kingdom", "fading", "fading-last"))
                for key, text in present])
