@@ -127,3 +127,23 @@ def test_the_king_me_crown_is_not_orange_beside_an_orange_player_and_a_crowded_p
         x0, y0, x1, y1 = rendered.layout.box(token.mark.square)
         pixels = [image.getpixel((x, y)) for x in range(x0, x1) for y in range(y0, y1)]
         assert sum(p == (255, 255, 255) for p in pixels) >= 10       # the white dots
+
+
+# ============================================================================= arena: the framing
+def test_the_arena_picture_frames_every_piece_and_power_up():
+    """The default picture frames the occupied part, a power-up far from every piece included."""
+    from bot.engine.model import Player
+    from bot.engine.ruleset import load_preset
+    from bot.engine.state import PowerUp
+    from bot.engine.variants import variant_for
+
+    ruleset = load_preset("arena")
+    state = variant_for(ruleset).set_up([Player(f"P{i}", c) for i, c in enumerate(
+        ["Red", "Blue", "Green", "Orange", "Purple", "Teal", "Yellow", "Pink"])], 1)
+    for powerups in ((), (PowerUp("king", (19, -19)), PowerUp("new", (-19, 19), "N"))):
+        state.powerups = powerups
+        rendered = render_board(ruleset, state)
+        x0, y0, x1, y1 = rendered.layout.region
+        squares = [p.square for p in state.board] + [p.at for p in powerups]
+        assert all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in squares)
+        assert {mark.square for mark, _ in rendered.layout.marks} == {p.at for p in powerups}
