@@ -147,3 +147,24 @@ def test_the_arena_picture_frames_every_piece_and_power_up():
         squares = [p.square for p in state.board] + [p.at for p in powerups]
         assert all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in squares)
         assert {mark.square for mark, _ in rendered.layout.marks} == {p.at for p in powerups}
+
+
+# ============================================================================= territory: a key of every label
+def test_the_territory_legend_keys_every_label_drawn():
+    """A player names every piece from the picture alone: every kind's letters drawn on the board,
+    in a reserve or in the draft area has a line of the legend with its name ("Fre: Freedom",
+    "Fire: Fire")."""
+    from bot.render.paint.territory import render_territory
+    from bot.render.scene.territory import territory_scene
+
+    scenario = load_scenario(SCENARIOS / "territory" / "example-5-4-9.toml")
+    outcome = run_scenario(scenario)
+    ruleset, state, report = scenario.ruleset, outcome.state, outcome.report
+    scene = territory_scene(ruleset, state, report=report)
+    drawn = {look.kind.letter for look in scene.pieces} | {chip.kind_letter for h in scene.holdings for chip in h.chips}
+    keyed = {item.colour.letter: item.words for item in scene.legend if item.shape == "piece"}
+    assert drawn and set(keyed) == drawn
+    for letter in drawn:
+        assert keyed[letter] == f"{letter}: {ruleset.pieces[letter].name}"
+    legend = render_territory(ruleset, state, report=report).layout.legend
+    assert all(keyed[letter] in legend for letter in drawn)
