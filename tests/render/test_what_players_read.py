@@ -168,3 +168,32 @@ def test_the_territory_legend_keys_every_label_drawn():
         assert keyed[letter] == f"{letter}: {ruleset.pieces[letter].name}"
     legend = render_territory(ruleset, state, report=report).layout.legend
     assert all(keyed[letter] in legend for letter in drawn)
+
+
+# ============================================================================= every game: the bishop, the legend
+def test_the_bishop_has_about_as_much_ink_as_the_other_pieces():
+    """DejaVu's bishop had two thirds of the others' ink: a pale bishop nearly vanished."""
+    from statistics import median
+
+    from bot.render.paint.sprites import _standard_glyph_masks
+
+    masks = _standard_glyph_masks(176)
+    ink = {name: sum(1 for v in solid.tobytes() if v > 128) for name, (solid, _) in masks.items()}
+    others = [count for name, count in ink.items() if name not in ("bishop", "king")]
+    assert ink["bishop"] >= 0.85 * median(others), ink
+
+
+@pytest.mark.parametrize("per_column", [3, 4, 5, 7, 10])
+def test_every_column_of_a_legend_starts_with_a_heading(per_column):
+    """The neisg legend's marks ran into a second column with no heading: a column that starts
+    inside a section repeats its heading, and no heading ends a column."""
+    from bot.render.paint.legend import continued
+    from bot.render.scene.board import LegendEntry
+
+    items = ([LegendEntry("heading", "Players")] + [LegendEntry("player", f"P{i}") for i in range(5)]
+             + [LegendEntry("heading", "Marks")] + [LegendEntry("mark", f"m{i}") for i in range(9)])
+    laid = continued(items, per_column)
+    columns = [laid[i:i + per_column] for i in range(0, len(laid), per_column)]
+    assert all(column[0].kind == "heading" for column in columns)
+    assert all(column[-1].kind != "heading" for column in columns)
+    assert [e for e in laid if e.kind not in ("heading", "text")] == [e for e in items if e.kind != "heading"]
