@@ -197,3 +197,22 @@ def test_every_column_of_a_legend_starts_with_a_heading(per_column):
     assert all(column[0].kind == "heading" for column in columns)
     assert all(column[-1].kind != "heading" for column in columns)
     assert [e for e in laid if e.kind not in ("heading", "text")] == [e for e in items if e.kind != "heading"]
+
+
+# ============================================================================= megachess: a piece's team on the board
+def test_each_megachess_piece_shows_its_team_and_the_legend_keys_the_marks():
+    scene = _scene_of_preset("megachess")
+    badges = {view.piece.owner: [b for b in view.badges if b.corner == "bottom-left"]
+              for stack in scene.stacks for view in stack.pieces}
+    assert [b.text for b in badges["Ann"]] == ["A"] and [b.text for b in badges["Bob"]] == ["B"]
+    assert badges["Ann"][0].back != badges["Bob"][0].back           # one light, one dark
+    assert "team on a piece's foot: A alabaster, B brushed metal" in [e.text for e in scene.legend]
+
+
+def test_only_a_variant_played_by_teams_marks_them():
+    from bot.engine.ruleset import load_preset
+    from bot.engine.variants import variant_for
+
+    assert variant_for(load_preset("megachess")).team_play and not variant_for(load_preset("neisg")).team_play
+    scene = _scene_of_preset("neisg")       # its players have teams, but neisg is not played by teams
+    assert not any(view.badges for stack in scene.stacks for view in stack.pieces)

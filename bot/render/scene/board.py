@@ -277,7 +277,7 @@ def _pieces_in_region(state: GameState, region: Region) -> dict[Square, tuple[Pi
 
 
 def _piece_marks(ruleset: Ruleset, state: GameState, pieces: dict[Square, tuple[Piece, ...]],
-                 marks: dict[str, set]) -> None:
+                 marks: dict[str, set], team_marks: bool = False) -> None:
     """Which pieces (by id) are capturable, in check, disabled, frozen, ...: the engine's answers."""
     zombies = [k.letter for k in ruleset.pieces.values() if k.has("zombie")]
     variety = any(e.name == "Variety" for e in state.events)
@@ -289,10 +289,14 @@ def _piece_marks(ruleset: Ruleset, state: GameState, pieces: dict[Square, tuple[
                     marks["frozen"].add(piece.id)
                 if variety and position.locked(piece):
                     marks["variety"].add(piece.id)
+    teams = sorted({record.team for record in state.players.values() if record.team}) if team_marks else []
+    team_of = {name: teams.index(record.team) for name, record in state.players.items() if record.team in teams}
     for here in pieces.values():
         for piece in here:
             if piece.owner is None:
                 continue
+            if len(teams) >= 2 and piece.owner in team_of:
+                marks[f"team:{teams[team_of[piece.owner]]}"].add(piece.id)
             if piece.energy:
                 marks["energy"].add(piece.id)
                 marks["capturable"].add(piece.id)
@@ -311,7 +315,7 @@ def _marks(ruleset: Ruleset, state: GameState, region: Region, bounds, moves: It
            pieces: dict[Square, tuple[Piece, ...]]) -> dict[str, set]:
     """Which pieces (by id) and squares carry which mark."""
     marks: dict[str, set] = defaultdict(set)
-    _piece_marks(ruleset, state, pieces, marks)
+    _piece_marks(ruleset, state, pieces, marks, additions.team_marks)
     inside = _inside(region)
     marks["implosion"] = {m.square for m in additions.marks if m.kind == "implosion" and inside(m.square)}
     marks["hill"] = {m.square for m in additions.marks if m.kind == "hill" and inside(m.square)}
@@ -409,6 +413,14 @@ def token(mark: Mark, corner: bool = False, taken: tuple[RGB, ...] = ()) -> Toke
                  corner, hatched)
 
 
+def team_badge(team: str, teams: list[str]) -> Badge:
+    """A piece's team on the board (issue 39: the teams were told apart in the legend's words only):
+    the team's initial at the bottom-left corner, the first team's (by name) light, the second's dark,
+    as megachess's alabaster and brushed metal are "one light and smooth, one dark and shiny"."""
+    light = teams.index(team) % 2 == 0 if team in teams else True
+    return Badge(team[:1].upper(), "bottom-left", BLACK if light else WHITE, WHITE if light else (60, 60, 70))
+
+
 def fading_badge(fading: Fading) -> FadingBadge:
     """Amber with the updates left; red for a piece's last update."""
     back = FADING_LAST if fading.left <= 1 else FADING
@@ -441,6 +453,9 @@ def piece_view(ruleset: Ruleset, piece: Piece, marks: dict[str, set], colours: P
         badges.append(Badge(piece.carrying, "bottom-right", BLACK, WHITE))
     if piece.id in marks.get("frozen", ()):
         badges.append(Badge("\u2744", "bottom-left", ICE_INK, ICE))
+    team = next((key[5:] for key, ids in marks.items() if key.startswith("team:") and piece.id in ids), None)
+    if team is not None:
+        badges.append(team_badge(team, sorted(k[5:] for k in marks if k.startswith("team:"))))
     return PieceView(piece, kind, colours.of(piece.owner), piece.disabled, piece.id in marks.get("capturable", ()),
                      centre if piece.id in marks.get("energy", ()) else None,
                      VARIETY if piece.id in marks.get("variety", ()) else None, tuple(badges))
@@ -477,6 +492,10 @@ def legend_entries(ruleset: Ruleset, state: GameState, colours: PlayerColours, p
             items.append(LegendEntry("player", f"{name} ({colours.names.get(name, '?')}{team})", tones, fit=bool(team)))
         if len(players) > 60:
             items.append(LegendEntry("text", f"... and {len(players) - 60} more"))
+        teams = sorted(key[5:] for key in marks if key.startswith("team:"))
+        if teams:
+            items.append(LegendEntry("text", "team on a piece's foot: " + ", ".join(
+                f"{team[:1].upper()} {team}" for team in teams), fit=True))
     if kinds:
         items.append(LegendEntry("heading", "Pieces"))
         for kind in (kind for kind in ruleset.pieces.values() if kind.letter in kinds):     # the table's order
