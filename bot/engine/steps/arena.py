@@ -25,7 +25,7 @@ from ..arena import (DEFAULT_UPGRADE, POWERUP_EVERY, POWERUP_KINDS, ArenaValidat
 from ..model import Piece, Square, format_amount, format_square
 from ..policies import Policies
 from ..ruleset import Ruleset
-from ..state import GameState, PowerUp
+from ..state import GameState, LastMove, PowerUp
 from ..update import Order, Update
 from ..validation import CheckedAction
 
@@ -87,6 +87,8 @@ def arrivals(update: ArenaUpdate) -> None:
     for order, action in moves:
         update.remove(action.piece_id)
         movers_at.setdefault(action.target, []).append((order, action, p0.get(action.piece_id)))
+        # every valid move arrives (RULES 5.2), so every one is the round's last move the board shows
+        update.moves_made.append(LastMove(p0.get(action.piece_id).square, action.target))
     for order, action in actions:
         if action.kind == "place":
             placed_at.setdefault(action.target, []).append((order, action))

@@ -54,6 +54,7 @@ class ArenaVariant(PipelineVariant):
     """Chess Arena: seats before the start, armies placed by the start, rounds of several moves."""
 
     family = "arena"
+    rank_zero_matters = False              # the arena is a disc: no rule names rank 0
     context = ArenaUpdate
     assemble = staticmethod(assemble_pipeline)
 
@@ -199,7 +200,7 @@ class ArenaVariant(PipelineVariant):
         return BoardAdditions(marks=tuple(
             Mark(p.at, p.kind, p.piece, label=f"+{p.piece}" if p.kind == "new" else labels.get(p.kind, "?"),
                  words=f"power-up: {powerup_words(self.ruleset, p)}")
-            for p in sorted(state.powerups, key=lambda p: p.at)))
+            for p in sorted(state.powerups, key=lambda p: p.at)), rank_zero=self.rank_zero_matters)
 
     def rules_summary(self) -> str:
         """Chess Arena for players, told from the ruleset's numbers; one Discord message."""

@@ -182,6 +182,8 @@ class BoardAdditions:
     areas: tuple[Area, ...] = ()             # territory: the goal, the neutral zone, territories, homes
     cycle: tuple[CycleSlot, ...] = ()        # territory: the turn cycle, the current slot outlined
     holdings: tuple[Holding, ...] = ()       # territory: both reserves and the draft area
+    rank_zero: bool = True                   # rank 0 is a line the rules draw: the board bands it
+    team_marks: bool = False                 # a piece's team is marked on it (team play is the game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +293,13 @@ class Variant(ABC):
 
     #: The family's name, as a ruleset file writes it (``family = "simultaneous"``).
     family: str = ""
+    #: Whether rank 0 is a line the rules draw (neisg: pawns are placed below it, pillars above it),
+    #: which the board then bands in blue; a family whose rules never name rank 0 says False, and its
+    #: ``board_additions`` carries the answer (``BoardAdditions.rank_zero``) to the picture.
+    rank_zero_matters: bool = True
+    #: Whether the game is played by teams, so that a piece's team is marked on the board (megachess);
+    #: carried to the picture as ``BoardAdditions.team_marks``.
+    team_play: bool = False
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset

@@ -52,6 +52,8 @@ class MegachessVariant(PipelineVariant):
     """Megachess MMO: teams in turn, each piece once, kingdoms, army hand-overs, bonus pieces."""
 
     family = "megachess"
+    rank_zero_matters = False              # kingdoms, not ranks: no rule names rank 0
+    team_play = True                       # two teams in turn (RULES 5.3)
     context = MegachessUpdate
     assemble = staticmethod(assemble_megachess_pipeline)
 
@@ -192,7 +194,7 @@ class MegachessVariant(PipelineVariant):
         radius = ruleset.teams.kingdom_radius
         royal = ruleset.royal_letter
         if radius is None or royal is None:
-            return BoardAdditions()
+            return BoardAdditions(rank_zero=self.rank_zero_matters, team_marks=self.team_play)
         kings: dict[str | None, list[Piece]] = {}
         for king in sorted(state.board.of_kind(royal), key=lambda p: p.canonical_key):
             kings.setdefault(king.owner, []).append(king)
@@ -212,7 +214,8 @@ class MegachessVariant(PipelineVariant):
             first = teams.next_update_of(team, state.update - 1)
             fading.append(Fading(piece.square, piece.owner, piece.fade, left,
                                  first + (left - 1) * max(1, len(teams.names))))
-        return BoardAdditions(kingdoms=circles, fading=tuple(fading))
+        return BoardAdditions(kingdoms=circles, fading=tuple(fading), rank_zero=self.rank_zero_matters,
+                              team_marks=self.team_play)
 
     def rules_summary(self) -> str:
         ruleset = self.ruleset

@@ -32,6 +32,7 @@ class TerritoryVariant(Variant):
     """Territory: the draft-and-place game of seed 003."""
 
     family = "territory"
+    rank_zero_matters = False              # areas, not ranks: its own picture draws no band
 
     def __init__(self, ruleset: Ruleset) -> None:
         super().__init__(ruleset)
@@ -203,7 +204,7 @@ class TerritoryVariant(Variant):
         holdings = tuple(Holding(player_of(state, colour), territory.reserve(player_of(state, colour) or ""),
                                  rules.reserve_max) for colour in PLAYERS)
         holdings += (Holding(None, territory.draft_area),)
-        return BoardAdditions(areas=tuple(areas), cycle=cycle, holdings=holdings)
+        return BoardAdditions(areas=tuple(areas), cycle=cycle, holdings=holdings, rank_zero=self.rank_zero_matters)
 
     def rules_summary(self) -> str:
         rules = self.rules

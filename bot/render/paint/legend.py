@@ -34,10 +34,28 @@ class Legend:
             face = font(self.TEXT)
             self.WIDTH = max(self.WIDTH, max(round(face.getlength(text)) for text in fitted) + self.ICON + 26)
         per_column = max(4, (height - 16) // self.ROW)
+        self.items = items = continued(items, per_column)
         self.columns = max(1, math.ceil(len(items) / per_column)) if items else 0
         self.per_column = per_column
         self.width = self.columns * self.WIDTH + (16 if items else 0)
         self.height = min(len(items), per_column) * self.ROW + 16 if items else 0
+
+
+def continued(items: Sequence[LegendEntry], per_column: int) -> list[LegendEntry]:
+    """The entries as laid out in columns of ``per_column``: a column that starts inside a section
+    starts with its heading again ("Marks (continued)"), and a heading never ends a column, so that
+    no column is without a heading (issue 39: the neisg legend's marks ran on headless)."""
+    laid: list[LegendEntry] = []
+    section = None
+    for item in items:
+        if item.kind == "heading":
+            section = item.text
+            if len(laid) % per_column == per_column - 1:         # a heading alone at a column's foot
+                laid.append(LegendEntry("text", ""))
+        elif len(laid) % per_column == 0 and laid and section is not None:
+            laid.append(LegendEntry("heading", f"{section} (continued)"))
+        laid.append(item)
+    return laid
 
 
 def paint_legend(draw: ImageDraw.ImageDraw, legend: Legend, origin: tuple[int, int]) -> None:

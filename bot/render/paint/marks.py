@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from ..scene.board import Badge, FadingBadge, Token
 from ..scene.colours import BLACK, CROSS, RAINBOW, RGB, STAR, WHITE, blend
@@ -20,31 +20,18 @@ Box = tuple[int, int, int, int]
 def token(draw: ImageDraw.ImageDraw, box: Box, shown: Token, s: int) -> Box:
     """``token`` filling ``box``: its shape, its label (its short label where the label does not
     fit). Returns the token's box."""
-    shape, fill, edge = shown.shape, shown.fill, shown.edge
+    shape = shown.shape
     x0, y0, x1, y1 = box
     inset = max(1, round((x1 - x0) * 0.05))
     l, t, r, b = x0 + inset, y0 + inset, x1 - 1 - inset, y1 - 1 - inset
     w, h = r - l, b - t
     cx = (l + r) / 2
     width = max(1, round(s / 22))
-    label_centre = ((l + r) / 2, (t + b) / 2)
-    room = 0.78
-    if shape == "circle":
-        draw.ellipse((l, t, r, b), fill=fill, outline=edge, width=width)
-        room = 0.8
-    elif shape == "arrow":
-        # an arrow pointing up: a wide head over a shaft, the label in the head
-        neck, half = t + h * 0.58, w * 0.2
-        draw.polygon([(cx, t), (r, neck), (cx + half, neck), (cx + half, b), (cx - half, b), (cx - half, neck),
-                      (l, neck)], fill=fill, outline=edge, width=width)
-        label_centre = (cx, t + h * 0.4)
-        room = 0.5
-    elif shape == "crown":
-        draw.polygon([(l, b), (l, t + h * 0.12), (l + w * 0.27, t + h * 0.42), (cx, t), (r - w * 0.27, t + h * 0.42),
-                      (r, t + h * 0.12), (r, b)], fill=fill, outline=edge, width=width)
-        label_centre = (cx, t + h * 0.68)
-    else:
-        draw.rounded_rectangle((l, t, r, b), radius=max(2, w // 5), fill=fill, outline=edge, width=width)
+    _token_shape(draw, shape, (l, t, r, b), shown.fill, shown.edge, width)
+    if shown.hatched:
+        _hatch(draw, shape, (l, t, r, b), width)
+    label_centre, room = {"arrow": ((cx, t + h * 0.4), 0.5), "crown": ((cx, t + h * 0.68), 0.78),
+                          "circle": (((l + r) / 2, (t + b) / 2), 0.8)}.get(shape, (((l + r) / 2, (t + b) / 2), 0.78))
     text = shown.label
     size = fit_label(text, w * room, h * {"arrow": 0.3, "crown": 0.5}.get(shape, 0.62))
     if size is None:
@@ -52,6 +39,36 @@ def token(draw: ImageDraw.ImageDraw, box: Box, shown: Token, s: int) -> Box:
         size = fit_label(text, w * room, h * 0.62) or 7
     centred_text(draw, text, size, label_centre, shown.ink)
     return l, t, r + 1, b + 1
+
+
+def _token_shape(draw: ImageDraw.ImageDraw, shape: str, box: Box, fill, edge, width: int) -> None:
+    """A circle, an arrow pointing up (a wide head over a shaft), a crown or a rounded square."""
+    l, t, r, b = box
+    w, h, cx = r - l, b - t, (l + r) / 2
+    if shape == "circle":
+        draw.ellipse((l, t, r, b), fill=fill, outline=edge, width=width)
+    elif shape == "arrow":
+        neck, half = t + h * 0.58, w * 0.2
+        draw.polygon([(cx, t), (r, neck), (cx + half, neck), (cx + half, b), (cx - half, b), (cx - half, neck),
+                      (l, neck)], fill=fill, outline=edge, width=width)
+    elif shape == "crown":
+        draw.polygon([(l, b), (l, t + h * 0.12), (l + w * 0.27, t + h * 0.42), (cx, t), (r - w * 0.27, t + h * 0.42),
+                      (r, t + h * 0.12), (r, b)], fill=fill, outline=edge, width=width)
+    else:
+        draw.rounded_rectangle((l, t, r, b), radius=max(2, w // 5), fill=fill, outline=edge, width=width)
+
+
+def _hatch(draw: ImageDraw.ImageDraw, shape: str, box: Box, width: int) -> None:
+    """White dots on a diagonal grid inside the token's shape: a pattern no player's pieces have."""
+    l, t, r, b = box
+    mask = Image.new("1", (r - l + 1, b - t + 1), 0)
+    _token_shape(ImageDraw.Draw(mask), shape, (0, 0, r - l, b - t), 1, 1, 1)
+    step = max(4, (r - l) // 6)
+    dot = max(1, step // 4)
+    for y in range(step // 2, b - t, step):
+        for x in range(step // 2 + (y // step % 2) * step // 2, r - l, step):
+            if mask.getpixel((x, y)) and mask.getpixel((min(x + dot, r - l), min(y + dot, b - t))):
+                draw.ellipse((l + x - dot, t + y - dot, l + x + dot, t + y + dot), fill=WHITE)
 
 
 def fading_badge(draw: ImageDraw.ImageDraw, box: Box, shown: FadingBadge, s: int) -> Box:

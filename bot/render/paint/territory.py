@@ -606,8 +606,35 @@ class _Painter:
 
     # ------------------------------------------------------------------ legend
     def paint_legend(self, draw: ImageDraw.ImageDraw, y: int) -> int:
-        """The legend's items in two columns, each with its sample; the y under it."""
-        items = self.scene.legend
+        """The legend's items in two columns, each with its sample, then the key of the pieces'
+        letters; the y under it."""
+        items = [item for item in self.scene.legend if item.shape != "piece"]
+        y = self.paint_columns(draw, items, y)
+        return self.paint_key(draw, [item for item in self.scene.legend if item.shape == "piece"], y + 6)
+
+    def paint_key(self, draw: ImageDraw.ImageDraw, items, y: int) -> int:
+        """The pieces' letters and names in a run of lines ("Fre Freedom · Fire Fire"), the letters
+        bold as on the plates: the picture stays phone-shaped; the y under it."""
+        if not items:
+            return y
+        size, x, right = 16, _MARGIN, self.width - _MARGIN
+        for index, item in enumerate(items):
+            letters, name = item.words.split(": ", 1)
+            entry = _width(letters, size, True) + 6 + _width(name, size) + (_width(" · ", size) if index else 0)
+            if x + entry > right and x > _MARGIN:
+                x, y = _MARGIN, y + 24
+            elif index:
+                _text(draw, (x, y), " · ", size, anchor="la")
+                x += _width(" · ", size)
+            _text(draw, (x, y), letters, size, _TEXT, True, "la")
+            x += _width(letters, size, True) + 6
+            _text(draw, (x, y), name, size, anchor="la")
+            x += _width(name, size)
+        self.texts += [item.words for item in items]
+        return y + 24
+
+    def paint_columns(self, draw: ImageDraw.ImageDraw, items, y: int) -> int:
+        """Items in two columns, each with its sample; the y under them."""
         size = 18
         column_w = (self.width - 2 * _MARGIN) // 2
         for index, item in enumerate(items):
@@ -645,3 +672,4 @@ class _Painter:
             self.badge(draw, (cx, cy), 10, "+", colour, (255, 255, 255))
         elif shape == "copy":
             self.badge(draw, (cx, cy), 10, "c", (255, 255, 255), _TEXT)
+

@@ -22,7 +22,7 @@ from ..palette import NEUTRAL_RGB, contrast_edge
 from .colours import (BLACK, CAPTURE_ARROW, CHECK_FRESH, CHECK_SPENT, FADING, FADING_LAST, FROM_TINT, HILL_TINT, ICE,
                       ICE_INK, IMPLOSION_TINT, KINGDOM_ALPHA, LEGEND_PIECE, LIGHT, MOVE_ARROW, OUTSIDE_DARK,
                       OUTSIDE_LIGHT, RANK0_LABEL, RGB, SPIRIT, TEXT, TO_TINT, TOKEN_DEFAULT, TOKEN_STYLES, VARIETY, WHITE,
-                      PlayerColours, blend, kingdom_tint, mean_tone, square_colour)
+                      PlayerColours, blend, kingdom_tint, mean_tone, square_colour, token_fill)
 from .grid import Region
 from .limits import MAX_SIDE, MIN_SCALE
 from .region import circle_squares, reaches, state_label
@@ -104,6 +104,7 @@ class Token:
     label: str
     short: str
     corner: bool = False
+    hatched: bool = False                    # white hatching: no fill far enough from every player's colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +169,7 @@ class BoardScene:
     legend: tuple[LegendEntry, ...]
     kingdoms: tuple[Kingdom, ...]            # the kingdoms reaching into the region
     label_steps: tuple[int, ...] = LABEL_STEPS
+    rank_zero: bool = True                   # the variant's rank 0 matters: its squares banded in blue
 
     @property
     def size(self) -> tuple[int, int]:
@@ -175,7 +177,7 @@ class BoardScene:
         return x1 - x0 + 1, y1 - y0 + 1
 
     def square_colour(self, x: int, y: int) -> RGB:
-        return square_colour(x, y, self.bounds)
+        return square_colour(x, y, self.bounds, self.rank_zero)
 
 
 def fits_board(region: Region) -> bool:
@@ -212,6 +214,7 @@ def board_scene(ruleset: Ruleset, state: GameState, region: Region, bounds, colo
         legend = legend_entries(ruleset, state, colours, present) if inset is None else ()
     x0, y0, x1, y1 = region
     marks, pieces = present.marks, present.pieces
+    rank_zero = additions.rank_zero      # the variant's word: rank 0 is drawn only where a rule names it
     where = f"x {x0}..{x1}, y {y0}..{y1}"
     focus = f" · {caption}" if caption else ""
     title = f"{ruleset.title or ruleset.name} · {state_label(state)} · {where}{focus}"
@@ -220,28 +223,29 @@ def board_scene(ruleset: Ruleset, state: GameState, region: Region, bounds, colo
         title = short_title = f"{inset} · {where}"
     kingdoms = tuple(sorted(marks.get("kingdom", ()), key=lambda k: (k.owner, k.centre)))
     kingdom_squares = _kingdom_squares(kingdoms, region)
-    fills, base = _kingdom_fills(kingdom_squares, colours, bounds)
-    fills += _mark_fills(marks, region, bounds, base)
+    fills, base = _kingdom_fills(kingdom_squares, colours, bounds, rank_zero)
+    fills += _mark_fills(marks, region, bounds, base, rank_zero)
     arrows = [(o, t, False) for o, t in marks.get("move", ())] + [(o, t, True) for o, t in marks.get("capture", ())]
     inside = _inside(region)
     tokens = sorted(marks.get("token", ()), key=lambda m: (m.square, m.kind))
+    taken = colours.taken() if tokens else ()
     return BoardScene(
         region=region, bounds=bounds, title=title, short_title=short_title, caption=caption, inset=inset,
-        columns=tuple(_axis_label(x) for x in range(x0, x1 + 1)),
-        rows=tuple(_axis_label(y) for y in range(y0, y1 + 1)),
+        columns=tuple(_axis_label(x, rank_zero) for x in range(x0, x1 + 1)),
+        rows=tuple(_axis_label(y, rank_zero) for y in range(y0, y1 + 1)),
         heavy_columns=tuple(x for x in range(x0 + 1, x1 + 1) if x % 5 == 0),
         heavy_rows=tuple(y for y in range(y0, y1) if (y + 1) % 5 == 0),
-        rank0=y0 <= 0 <= y1, fills=tuple(fills),
+        rank0=rank_zero and y0 <= 0 <= y1, fills=tuple(fills),
         kingdom_edges=_kingdom_edges(kingdom_squares, colours, region),
-        tokens=tuple([token(m) for m in tokens if m.square not in pieces]
-                     + [token(m, corner=True) for m in tokens if m.square in pieces]),
+        tokens=tuple([token(m, taken=taken) for m in tokens if m.square not in pieces]
+                     + [token(m, corner=True, taken=taken) for m in tokens if m.square in pieces]),
         highlights=tuple(marks.get("highlight", ())),
-        stacks=tuple(_stack(ruleset, square, here, marks, colours, bounds) for square, here in pieces.items()),
+        stacks=tuple(_stack(ruleset, square, here, marks, colours, bounds, rank_zero) for square, here in pieces.items()),
         arrows=tuple(Arrow(o, t, CAPTURE_ARROW if c else MOVE_ARROW) for o, t, c in sorted(arrows, key=repr)
                      if o is not None),
         crosses=tuple(target for _, target in marks.get("capture", ()) if inside(target)),
         fading=tuple(fading_badge(f) for f in sorted(marks.get("fading", ()), key=lambda f: f.square)),
-        legend=tuple(legend), kingdoms=kingdoms)
+        legend=tuple(legend), kingdoms=kingdoms, rank_zero=rank_zero)
 
 
 def _inside(region: Region):
@@ -249,8 +253,9 @@ def _inside(region: Region):
     return lambda square: x0 <= square[0] <= x1 and y0 <= square[1] <= y1
 
 
-def _axis_label(value: int) -> AxisLabel:
-    return AxisLabel(value, str(value), RANK0_LABEL if value == 0 else TEXT, value == 0)
+def _axis_label(value: int, rank_zero: bool = True) -> AxisLabel:
+    zero = value == 0 and rank_zero
+    return AxisLabel(value, str(value), RANK0_LABEL if zero else TEXT, zero)
 
 
 # ----------------------------------------------------------------------------- what is where
@@ -272,7 +277,7 @@ def _pieces_in_region(state: GameState, region: Region) -> dict[Square, tuple[Pi
 
 
 def _piece_marks(ruleset: Ruleset, state: GameState, pieces: dict[Square, tuple[Piece, ...]],
-                 marks: dict[str, set]) -> None:
+                 marks: dict[str, set], team_marks: bool = False) -> None:
     """Which pieces (by id) are capturable, in check, disabled, frozen, ...: the engine's answers."""
     zombies = [k.letter for k in ruleset.pieces.values() if k.has("zombie")]
     variety = any(e.name == "Variety" for e in state.events)
@@ -284,10 +289,14 @@ def _piece_marks(ruleset: Ruleset, state: GameState, pieces: dict[Square, tuple[
                     marks["frozen"].add(piece.id)
                 if variety and position.locked(piece):
                     marks["variety"].add(piece.id)
+    teams = sorted({record.team for record in state.players.values() if record.team}) if team_marks else []
+    team_of = {name: teams.index(record.team) for name, record in state.players.items() if record.team in teams}
     for here in pieces.values():
         for piece in here:
             if piece.owner is None:
                 continue
+            if len(teams) >= 2 and piece.owner in team_of:
+                marks[f"team:{teams[team_of[piece.owner]]}"].add(piece.id)
             if piece.energy:
                 marks["energy"].add(piece.id)
                 marks["capturable"].add(piece.id)
@@ -306,7 +315,7 @@ def _marks(ruleset: Ruleset, state: GameState, region: Region, bounds, moves: It
            pieces: dict[Square, tuple[Piece, ...]]) -> dict[str, set]:
     """Which pieces (by id) and squares carry which mark."""
     marks: dict[str, set] = defaultdict(set)
-    _piece_marks(ruleset, state, pieces, marks)
+    _piece_marks(ruleset, state, pieces, marks, additions.team_marks)
     inside = _inside(region)
     marks["implosion"] = {m.square for m in additions.marks if m.kind == "implosion" and inside(m.square)}
     marks["hill"] = {m.square for m in additions.marks if m.kind == "hill" and inside(m.square)}
@@ -318,7 +327,8 @@ def _marks(ruleset: Ruleset, state: GameState, region: Region, bounds, moves: It
         if (origin is not None and inside(origin)) or inside(target):
             marks["capture" if captured else "move"].add((origin, target))
     marks["highlight"] = {sq for sq in highlight if inside(sq)}
-    if region[1] <= 0 <= region[3] and square_colour(region[0], 0, bounds) not in (OUTSIDE_DARK, OUTSIDE_LIGHT):
+    if (additions.rank_zero and region[1] <= 0 <= region[3]
+            and square_colour(region[0], 0, bounds) not in (OUTSIDE_DARK, OUTSIDE_LIGHT)):
         marks["rank0"] = {True}
     if bounds is not None:
         (bx0, by0), (bx1, by1) = bounds
@@ -337,7 +347,7 @@ def _kingdom_squares(kingdoms: tuple[Kingdom, ...], region: Region) -> dict[str,
 
 
 def _kingdom_fills(kingdoms: dict[str, set[Square]], colours: PlayerColours,
-                   bounds) -> tuple[list[SquareFill], dict[Square, RGB]]:
+                   bounds, rank_zero: bool = True) -> tuple[list[SquareFill], dict[Square, RGB]]:
     """Each kingdom's squares tinted with its owner's colour, light enough for the pieces to stay
     clear (where kingdoms overlap, toward the mean of their colours: no darker than one); and each
     tinted square's colour, which the marks over it are blended with."""
@@ -349,19 +359,21 @@ def _kingdom_fills(kingdoms: dict[str, set[Square]], colours: PlayerColours,
     fills, base = [], {}
     for square, here in owners.items():
         tint = mean_tone([tints[owner] for owner in here])
-        base[square] = colour = blend(square_colour(*square, bounds), (tint, KINGDOM_ALPHA))
+        base[square] = colour = blend(square_colour(*square, bounds, rank_zero), (tint, KINGDOM_ALPHA))
         fills.append(SquareFill(square, colour))
     return fills, base
 
 
-def _mark_fills(marks: dict[str, set], region: Region, bounds, base: dict[Square, RGB]) -> list[SquareFill]:
+def _mark_fills(marks: dict[str, set], region: Region, bounds, base: dict[Square, RGB],
+                rank_zero: bool = True) -> list[SquareFill]:
     """The last moves' from and to squares (yellow), implosion squares (red, a burst) and King of
     the Hill's (gold, a star), each blended with the square's colour under it (a kingdom's tint)."""
     inside = _inside(region)
 
     def over(square: Square, tint, symbol: str = "") -> SquareFill:
         under = base.get(square)
-        return SquareFill(square, blend(under if under is not None else square_colour(*square, bounds), tint), symbol)
+        own = under if under is not None else square_colour(*square, bounds, rank_zero)
+        return SquareFill(square, blend(own, tint), symbol)
 
     fills = []
     for origin, target in sorted(marks.get("move", set()) | marks.get("capture", set()), key=repr):
@@ -389,14 +401,24 @@ def _kingdom_edges(kingdoms: dict[str, set[Square]], colours: PlayerColours, reg
 
 
 # ----------------------------------------------------------------------------- marks and pieces
-def token(mark: Mark, corner: bool = False) -> Token:
+def token(mark: Mark, corner: bool = False, taken: tuple[RGB, ...] = ()) -> Token:
     """A mark as a token: its kind's shape and colour (a circle for a new piece, an arrow pointing
     up for an upgrade, a crown for king me, a rounded square for any other kind) and its label;
-    shapes and labels tell the kinds apart without colour."""
-    shape, fill = TOKEN_STYLES.get(mark.kind, TOKEN_DEFAULT)
+    shapes and labels tell the kinds apart without colour. Its fill is none of the players' colours
+    ``taken`` (:func:`~.colours.token_fill`; hatched where every fill is too close to one)."""
+    shape, preferred = TOKEN_STYLES.get(mark.kind, TOKEN_DEFAULT)
+    fill, hatched = token_fill(preferred, taken)
     label = mark.label or mark.kind[:1].upper()
     return Token(mark, shape, fill, tuple(round(c * 0.45) for c in fill), contrast_edge(fill), label, label[-1:],
-                 corner)
+                 corner, hatched)
+
+
+def team_badge(team: str, teams: list[str]) -> Badge:
+    """A piece's team on the board (issue 39: the teams were told apart in the legend's words only):
+    the team's initial at the bottom-left corner, the first team's (by name) light, the second's dark,
+    as megachess's alabaster and brushed metal are "one light and smooth, one dark and shiny"."""
+    light = teams.index(team) % 2 == 0 if team in teams else True
+    return Badge(team[:1].upper(), "bottom-left", BLACK if light else WHITE, WHITE if light else (60, 60, 70))
 
 
 def fading_badge(fading: Fading) -> FadingBadge:
@@ -406,9 +428,9 @@ def fading_badge(fading: Fading) -> FadingBadge:
 
 
 def _stack(ruleset: Ruleset, square: Square, here: tuple[Piece, ...], marks: dict[str, set],
-           colours: PlayerColours, bounds) -> Stack:
+           colours: PlayerColours, bounds, rank_zero: bool = True) -> Stack:
     alone = len(here) == 1
-    centre = square_colour(*square, bounds) if alone else LIGHT
+    centre = square_colour(*square, bounds, rank_zero) if alone else LIGHT
     shown = tuple(piece_view(ruleset, piece, marks, colours, centre) for piece in here[:4])
     crowd = Badge(f"{len(here)}", "centre", WHITE, BLACK) if len(here) > 4 else None
     return Stack(square, shown, crowd)
@@ -431,6 +453,9 @@ def piece_view(ruleset: Ruleset, piece: Piece, marks: dict[str, set], colours: P
         badges.append(Badge(piece.carrying, "bottom-right", BLACK, WHITE))
     if piece.id in marks.get("frozen", ()):
         badges.append(Badge("\u2744", "bottom-left", ICE_INK, ICE))
+    team = next((key[5:] for key, ids in marks.items() if key.startswith("team:") and piece.id in ids), None)
+    if team is not None:
+        badges.append(team_badge(team, sorted(k[5:] for k in marks if k.startswith("team:"))))
     return PieceView(piece, kind, colours.of(piece.owner), piece.disabled, piece.id in marks.get("capturable", ()),
                      centre if piece.id in marks.get("energy", ()) else None,
                      VARIETY if piece.id in marks.get("variety", ()) else None, tuple(badges))
@@ -467,15 +492,19 @@ def legend_entries(ruleset: Ruleset, state: GameState, colours: PlayerColours, p
             items.append(LegendEntry("player", f"{name} ({colours.names.get(name, '?')}{team})", tones, fit=bool(team)))
         if len(players) > 60:
             items.append(LegendEntry("text", f"... and {len(players) - 60} more"))
+        teams = sorted(key[5:] for key in marks if key.startswith("team:"))
+        if teams:
+            items.append(LegendEntry("text", "team on a piece's foot: " + ", ".join(
+                f"{team[:1].upper()} {team}" for team in teams), fit=True))
     if kinds:
         items.append(LegendEntry("heading", "Pieces"))
         for kind in (kind for kind in ruleset.pieces.values() if kind.letter in kinds):     # the table's order
             fills = () if kind.has("obstacle") or kind.has("void") else (LEGEND_PIECE,)
             items.append(LegendEntry("piece", f"{kind.letter}  {kind.name}", (kind, fills)))
-    return items + _mark_entries(ruleset, marks)
+    return items + _mark_entries(ruleset, marks, colours.taken())
 
 
-def _mark_entries(ruleset: Ruleset, marks: dict[str, set]) -> list[LegendEntry]:
+def _mark_entries(ruleset: Ruleset, marks: dict[str, set], taken: tuple[RGB, ...] = ()) -> list[LegendEntry]:
     radii = sorted({k.radius for k in marks.get("kingdom", ())})
     words = [("kingdom", "kingdom (radius " + " or ".join(map(str, radii)) + ")"),
              ("fading", "fading: updates left"), ("fading-last", "fading: its last update"), *_MARK_WORDS]
@@ -488,6 +517,7 @@ def _mark_entries(ruleset: Ruleset, marks: dict[str, set]) -> list[LegendEntry]:
     # a sample piece to show a mark on: the pawn's sprite where the ruleset has one
     pawn = ruleset.pieces.get("P") or next(iter(ruleset.pieces.values()))
     return ([LegendEntry("heading", "Marks")]
-            + [LegendEntry("token", mark.words or mark.kind, token(mark), fit=True) for mark in tokens.values()]
+            + [LegendEntry("token", mark.words or mark.kind, token(mark, taken=taken), fit=True)
+               for mark in tokens.values()]
             + [LegendEntry("mark", text, (key, pawn), fit=key in ("kingdom", "fading", "fading-last"))
                for key, text in present])

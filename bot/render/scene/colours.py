@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ...engine.state import GameState
-from ..palette import NEUTRAL_RGB, colour_names, player_rgb
+from ..palette import NEUTRAL_RGB, colour_names, delta_e2000, player_rgb
 
 RGB = tuple[int, int, int]
 
@@ -42,6 +42,29 @@ TOKEN_STYLES: dict[str, tuple[str, RGB]] = {
     "king": ("crown", (230, 159, 0)),        # king me: a crown
 }
 TOKEN_DEFAULT: tuple[str, RGB] = ("square", (150, 110, 190))
+# a token's fill must not look like any player's colour in the game (issue 39: the orange crown read
+# as an orange player's piece): each kind's own fill first, then these (but another kind's), the first CIEDE2000
+# TOKEN_DISTANCE or more from every player's tone; where none is, the farthest, hatched in white (a
+# pattern no player's pieces have)
+TOKEN_DISTANCE = 15.0
+TOKEN_FILLS: tuple[RGB, ...] = ((0, 158, 115), (0, 114, 178), (230, 159, 0), (150, 110, 190), (240, 228, 66),
+                                (204, 121, 167), (86, 180, 233), (120, 80, 20), (255, 255, 255), (20, 20, 20))
+
+
+@lru_cache(maxsize=256)
+def token_fill(preferred: RGB, taken: tuple[RGB, ...]) -> tuple[RGB, bool]:
+    """The fill of a token whose kind prefers ``preferred``, in a game whose players' tones are
+    ``taken``, and whether it is hatched: the first of ``preferred`` and :data:`TOKEN_FILLS` at least
+    :data:`TOKEN_DISTANCE` (CIEDE2000) from every one of them, else the farthest, hatched."""
+    best, best_distance = preferred, -1.0
+    kinds = {fill for _, fill in TOKEN_STYLES.values()} | {TOKEN_DEFAULT[1]}   # kept apart by colour too
+    for fill in (preferred, *(f for f in TOKEN_FILLS if f not in kinds)):
+        distance = min((delta_e2000(fill, tone) for tone in taken), default=100.0)
+        if distance >= TOKEN_DISTANCE:
+            return fill, False
+        if distance > best_distance:
+            best, best_distance = fill, distance
+    return best, True
 
 
 @lru_cache(maxsize=1024)
@@ -73,6 +96,10 @@ class PlayerColours:
             colour = spare[index % len(spare)] if spare else "Grey"
             self.tones[name] = player_rgb(colour, palette)
             self.names[name] = colour
+
+    def taken(self) -> tuple[RGB, ...]:
+        """Every tone a player of the game is drawn in (what a token must not look like)."""
+        return tuple(sorted({tone for tones in self.tones.values() for tone in tones}))
 
     def of(self, owner: str | None) -> tuple[RGB, ...]:
         tones = self.tones.get(owner)
@@ -116,15 +143,15 @@ LEGEND_PIECE: RGB = (235, 235, 235)  # a kind's sample in the legend
 LEGEND_SAMPLE: RGB = (150, 150, 150)  # the piece a mark's sample stands on
 
 
-def square_colour(x: int, y: int, bounds) -> RGB:
+def square_colour(x: int, y: int, bounds, rank_zero: bool = True) -> RGB:
     """A square's own colour: dark where ``x + y`` is even (``(0, 0)`` is dark, like a1), rank 0
-    tinted blue, a square outside the bounds grey."""
+    tinted blue where the variant says rank 0 matters (``rank_zero``), a square outside the bounds grey."""
     dark = (x + y) % 2 == 0
     if bounds is not None:
         (bx0, by0), (bx1, by1) = bounds
         if not (bx0 <= x <= bx1 and by0 <= y <= by1):
             return OUTSIDE_DARK if dark else OUTSIDE_LIGHT
     colour = DARK if dark else LIGHT
-    if y == 0:
+    if y == 0 and rank_zero:
         colour = blend(colour, RANK0_TINT)
     return colour

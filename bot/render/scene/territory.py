@@ -157,8 +157,9 @@ class HoldingLook:
 
 @dataclass(frozen=True, slots=True)
 class LegendItem:
-    """A line of the legend: its sample's shape (square, frame, hatch, arrow, cross, plus, copy), the
-    sample's colour (a frame: its tint and its frame's colour) and its words."""
+    """A line of the legend: its sample's shape (square, frame, hatch, arrow, cross, plus, copy, or
+    piece: the key of a kind's letters, drawn as its words alone, the letters bold), the sample's colour
+    (a frame: its tint and its frame's colour; a piece: its kind) and its words."""
 
     shape: str
     colour: object
@@ -246,14 +247,16 @@ class _SceneMaker:
         last = self.last
         over = self.verdict.over
         holdings, bag = self.holdings()
+        pieces = self.pieces()
+        drawn = {look.kind.letter for look in pieces} | {chip.kind_letter for h in holdings for chip in h.chips}
         return TerritoryScene(
             region=self.region, heading=heading, heading_colour=colour, caption=self.caption(), areas=tuple(areas),
-            pieces=tuple(self.pieces()), arrows=tuple(arrows),
+            pieces=tuple(pieces), arrows=tuple(arrows),
             captures=tuple(square for square in (last.captures if last is not None else ()) if self.inside(square)),
             placed=tuple(square for _, square in (last.placed if last is not None else ()) if self.inside(square)),
             cycle_title=("Turn cycle: the game is over" if over else "Turn cycle") if self.additions.cycle else "",
             cycle=tuple(self.cycle()), over=over, holdings=tuple(holdings), bag=bag,
-            legend=tuple(self.legend(areas, arrows)), last_action=last)
+            legend=tuple(self.legend(areas, arrows) + self.key(drawn)), last_action=last)
 
     def inside(self, square: Square) -> bool:
         x0, y0, x1, y1 = self.region
@@ -434,6 +437,15 @@ class _SceneMaker:
         return looks, bag_words
 
     # ------------------------------------------------------------------ legend
+    def key(self, letters: set[str]) -> list[LegendItem]:
+        """A line for every kind whose letters are drawn (on the board, in a reserve, in the draft
+        area): its sample and "Fre: Freedom", in the ruleset's order, so that a player names every
+        piece from the picture alone (issue 39: "Fre" and "Fire" side by side, with no key)."""
+        kinds = [kind for kind in self.ruleset.pieces.values() if kind.letter in letters]
+        kinds += [PieceKind(letter, letter, 0, "", None)  # type: ignore[arg-type]
+                  for letter in sorted(letters - {kind.letter for kind in kinds})]
+        return [LegendItem("piece", kind, f"{kind.letter}: {kind.name}") for kind in kinds]
+
     def legend(self, areas: list[DrawnArea], arrows: list[Arrow]) -> list[LegendItem]:
         """The areas (who controls each territory and the goal), then each form of mark drawn, the
         crosses, the placements and the Mirror copies."""
