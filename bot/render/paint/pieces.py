@@ -24,6 +24,7 @@ from .layout import Rendered
 from ..scene.pieces import NOBODYS_TONES, Diagram, PieceCard, PieceSheet, piece_sheet
 from .sprites import bold_font, draw_piece
 from .sprites import font as regular_font
+from .text import wrap_words
 from .shapes import arrowhead
 
 __all__ = ["Card", "SheetLayout", "paint_piece_sheet", "render_piece_sheet", "BOTH_RGB", "MOVE_RGB", "CAPTURE_RGB"]
@@ -200,19 +201,7 @@ def _draw_diagram(draw: ImageDraw.ImageDraw, kind: PieceKind, diagram: Diagram,
 
 
 def _wrap(text: str, width: int, size: int) -> list[str]:
-    words = text.split()
-    lines: list[str] = []
-    current = ""
-    for word in words:
-        attempt = f"{current} {word}".strip()
-        if current and text_size(attempt, size)[0] > width:
-            lines.append(current)
-            current = word
-        else:
-            current = attempt
-    if current:
-        lines.append(current)
-    return lines
+    return wrap_words(text.split(), lambda line: text_size(line, size)[0] <= width)
 
 
 CARD_WIDTH = 300

@@ -34,6 +34,7 @@ from ..scene.territory import (AREA_GOAL, AREA_HOME, AREA_NEUTRAL, AREA_TERRITOR
                                GRID_RGB, LIGHT_SQUARE, NEUTRAL_AREA_RGB, PLACED_RGB, Arrow, DrawnArea, HoldingLook,
                                TerritoryScene, blend, darker, territory_scene)
 from .sprites import bold_font, draw_piece, font
+from .text import wrap_words
 from .shapes import arrowhead
 
 __all__ = ["render_territory", "paint_territory", "TerritoryLayout", "DrawnArea", "DrawnSlot",
@@ -189,18 +190,7 @@ def _fit(text: str, width: int, size: int, bold: bool = False) -> str:
 
 
 def _wrap(text: str, width: int, size: int, bold: bool = False) -> list[str]:
-    lines: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        attempt = f"{current} {word}".strip()
-        if current and _width(attempt, size, bold) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = attempt
-    if current:
-        lines.append(current)
-    return lines
+    return wrap_words(text.split(" "), lambda line: _width(line, size, bold) <= width)
 
 
 def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: RGB = _TEXT,

@@ -5,6 +5,7 @@ are kept too."""
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable, Iterable
 
 from PIL import Image, ImageDraw
 
@@ -78,3 +79,19 @@ def centred_text(draw: ImageDraw.ImageDraw, text: str, size: int, centre: tuple[
     draw.bitmap((x, y), mask, fill=fill)
     return x, y, x + mask.width, y + mask.height
 
+
+def wrap_words(words: Iterable[str], fits: Callable[[str], bool]) -> list[str]:
+    """The words in lines, each line as many words as ``fits`` takes (a word too long for a line
+    alone still gets its own line)."""
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        attempt = f"{current} {word}".strip()
+        if current and not fits(attempt):
+            lines.append(current)
+            current = word
+        else:
+            current = attempt
+    if current:
+        lines.append(current)
+    return lines
