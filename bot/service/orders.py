@@ -157,6 +157,7 @@ class _Submission:
     checked: OrderCheck | None = None
     token: tuple | None = None
     player: str | None = None
+    sent: str = "by direct message"   # how a "dm" order came, as the channel's notice says it
 
 
 @dataclass(slots=True)
@@ -190,11 +191,13 @@ class OrderCases(ServiceBase):
         return OrderDraft(game, game.update_no, player.name, tuple(split_lines(order.canonical)) if order else ())
 
     async def submit_order(self, game_id: int, *, user_id: int, text: str, source: str = "channel",
-                           actor: Moderator | None = None) -> Receipt:
+                           actor: Moderator | None = None, sent: str = "by direct message") -> Receipt:
         """Validate ``text`` for ``user_id`` and keep it as their order for the open update.
 
         ``source`` is ``channel``, ``dm`` (a secret order) or ``moderator`` (entered by ``actor``, a
         :class:`~.actors.Moderator`, on the player's behalf; audited). Raises :class:`OrderRefused` with the engine's reason.
+        ``sent``: how a ``dm`` order came, in the words of the channel's notice where the ruleset has no
+        secret orders ("by direct message", or "from the web board" for the private page's orders).
 
         Orders arriving together are written together (issue 25): each submission is validated at
         once against the position of the open update as last seen (outside the game's lock), then
@@ -210,7 +213,7 @@ class OrderCases(ServiceBase):
             raise InvalidInput("an order must be text")
         self._require_game_number(game_id)      # before it keys a queue: True would be game 1's
         loop = asyncio.get_running_loop()
-        submission = _Submission(user_id, text, source, actor, loop.create_future())
+        submission = _Submission(user_id, text, source, actor, loop.create_future(), sent=sent)
         self._check_ahead(game_id, submission)
         # no await between the caller and the queue: submissions join it in the order they were made
         self._order_queues.setdefault(game_id, deque()).append(submission)
@@ -354,7 +357,7 @@ class OrderCases(ServiceBase):
                             posts.append((game.update_no, "notice", notice, None, None, None))
                     elif submission.source == "dm" and not secret:   # a game without secrets shows a DM order in the channel
                         posts.append((game.update_no, "notice",
-                                      f"{player.name} plays `{checked.canonical}` (sent by direct message).",
+                                      f"{player.name} plays `{checked.canonical}` (sent {submission.sent}).",
                                       None, None, None))
                     entry = _Accepted(index, submission, player.name, checked, previous, secret, actor_id,
                                       first=earlier is None and submission.user_id not in live)

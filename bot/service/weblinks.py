@@ -230,7 +230,8 @@ class WebPlayCases(ServiceBase):
         async with self.store.snapshot_read() as q:
             game = await self._game(q, game_id)
         source = "dm" if self.variant(game).features.takes_direct_messages else "channel"
-        receipt = await self.submit_order(game_id, user_id=who.user_id, text=text, source=source)
+        receipt = await self.submit_order(game_id, user_id=who.user_id, text=text, source=source,
+                                          sent="from the web board")
         async with self.store.transaction() as q:
             await q.audit(game_id=game_id, actor=who.user_id, action="web_order",
                           detail={"player": who.name, "update": receipt.update_no, "source": source},

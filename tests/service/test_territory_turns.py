@@ -82,6 +82,15 @@ async def test_an_order_by_direct_message_is_shown_in_the_channel(table):
     assert notices == ["Ann plays `pass` (sent by direct message)."]
 
 
+async def test_an_order_from_the_web_board_is_shown_in_the_channel_as_sent_from_the_web(table):
+    game = await _territory(table)
+    token = (await table.service.player_link(game.id, user_id=ANN)).token
+    receipt = await table.service.web_submit(game.id, token, "pass")
+    assert not receipt.secret
+    notices = [p.body for p in await table.posts(game.id) if p.kind == "notice"]
+    assert notices == ["Ann plays `pass` (sent from the web board)."]      # not "by direct message"
+
+
 async def test_turn_hours_replace_the_schedule_and_belong_to_turn_based_games(table):
     await table.refused(table.service.create_game(guild_id=1, channel_id=10, actor=MODERATOR, ruleset="territory",
                                                   schedule="every 2 hours"),
