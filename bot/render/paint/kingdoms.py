@@ -11,9 +11,10 @@ from .layout import Box
 from .text import centred_text, mask_size
 
 # the stretches of a square's side drawn, as fractions of it: a dash is half a square with half a
-# square's gap, so a straight edge reads dashed; dots are a band's width, three a side
-_RUNS = {"solid": ((0.0, 1.0),), "dashed": ((0.25, 0.75),)}
-_DOTS = (1 / 6, 1 / 2, 5 / 6)
+# square's gap, so a straight edge reads dashed; a dot is as long as the band and line are wide,
+# three a side for dotted; dash-dot is a dash and a dot each square
+_RUNS = {"solid": ((0.0, 1.0),), "dashed": ((0.25, 0.75),), "dash-dot": ((0.05, 0.5),)}
+_DOTS = {"dotted": (1 / 6, 1 / 2, 5 / 6), "dash-dot": (0.75,)}
 TAG_TYPE = 7             # the smallest type a name is written in
 
 
@@ -27,11 +28,9 @@ def edge(draw: ImageDraw.ImageDraw, box: Box, shown: KingdomEdge, s: int) -> Non
     """One side of a kingdom's edge square ``box``: the band inside, the dark line on the edge."""
     band, line = band_width(s)
     bx0, by0, bx1, by1 = box
-    if shown.style == "dotted":
-        dot = band + line
-        runs = tuple((f - dot / (2 * s), f + dot / (2 * s)) for f in _DOTS)
-    else:
-        runs = _RUNS.get(shown.style, _RUNS["solid"])
+    dot = (band + line) / (2 * s)
+    runs = _RUNS.get(shown.style, ()) + tuple((f - dot, f + dot) for f in _DOTS.get(shown.style, ()))
+    runs = runs or _RUNS["solid"]
     for start, end in runs:
         if shown.side in ("right", "left"):
             a, b = by0 + round(start * s), by0 + round(end * s) - 1

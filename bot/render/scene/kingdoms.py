@@ -6,7 +6,8 @@ on a pink tint lost its contrast, and a kingdom's edge was known by its colour a
 blue and sky (maroon and rose) lines look alike and a game of more than 37 players repeats colours.
 So a kingdom is drawn as its edge only, never a tint: every square keeps the board's colours and a
 piece its contrast with them, however many kingdoms cover it. Each edge is told apart by more than
-its colour: the owner's name on a tag on the edge, at its north, east, south and west, and a dash (solid, dashed, dotted) unlike that of every overlapping kingdom whose colour is alike.
+its colour: the owner's name on a tag on the edge, at its north, east, south and west, and a dash
+(solid, dashed, dotted, dash-dot) unlike that of every overlapping kingdom whose colour is alike.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from .region import circle_squares
 # dash: navy and blue are 27, blue and sky 31, magenta and rose 25 (a thin line's colour is harder
 # to judge than a square's, so the bar is higher than a token's 15)
 ALIKE = 32.0
-STYLES = ("solid", "dashed", "dotted")
+STYLES = ("solid", "dashed", "dotted", "dash-dot")
 TAG_REACH = 1           # squares on each side of its own that a tag may cover (a name at 16 px a square)
 TAG_POINTS = ((0, 1), (1, 0), (0, -1), (-1, 0))     # where on its circle a kingdom is named: N, E, S, W
 _SIDES = (((1, 0), "right"), ((-1, 0), "left"), ((0, 1), "top"), ((0, -1), "bottom"))
@@ -37,7 +38,7 @@ _SIDES = (((1, 0), "right"), ((-1, 0), "left"), ((0, 1), "top"), ((0, -1), "bott
 class KingdomEdge:
     """One side (``right``, ``left``, ``top``, ``bottom``) of a kingdom's square on its edge: a band
     of the owner's ``tone`` inside the kingdom with a ``dark`` line on the edge itself, drawn in the
-    kingdom's ``style`` (``solid``, ``dashed``, ``dotted``)."""
+    kingdom's ``style`` (one of :data:`STYLES`)."""
 
     square: Square
     side: str
@@ -97,29 +98,39 @@ def kingdoms_view(kingdoms: Iterable[Kingdom], every: Iterable[Kingdom], colours
 
 
 def kingdom_styles(kingdoms: tuple[Kingdom, ...], colours: PlayerColours) -> dict[str, str]:
-    """Each owner's dash: in owners' order, the first of :data:`STYLES` that no earlier owner has
-    whose kingdom overlaps theirs and whose colour is within :data:`ALIKE` of theirs (where all are
-    taken, the one fewest of them have)."""
-    circles: dict[str, list[Kingdom]] = {}
-    for kingdom in kingdoms:
-        circles.setdefault(kingdom.owner, []).append(kingdom)
+    """Each owner's dash, so that no two kingdoms that overlap with colours within :data:`ALIKE`
+    share one where :data:`STYLES` allow: the owners with the most such neighbours choose first (then
+    by name), each the first style none of its neighbours has (where all are taken, the one fewest
+    of them have). Decided over the whole game: a region shows the same dashes as the board."""
+    alike = alike_neighbours(kingdoms, colours)
+    styles: dict[str, str] = {}
+    for owner in sorted(alike, key=lambda owner: (-len(alike[owner]), owner)):
+        near = [styles[other] for other in alike[owner] if other in styles]
+        styles[owner] = min(STYLES, key=lambda style: (near.count(style), STYLES.index(style)))
+    return styles
+
+
+def alike_neighbours(kingdoms: tuple[Kingdom, ...], colours: PlayerColours) -> dict[str, set[str]]:
+    """Owner -> the other owners whose kingdom overlaps theirs and whose colour is within
+    :data:`ALIKE` (CIEDE2000) of theirs."""
+    tone = {k.owner: (colours.of(k.owner) or (NEUTRAL_RGB,))[0] for k in kingdoms}
+    alike: dict[str, set[str]] = {owner: set() for owner in tone}
     # kingdoms by the cell of their centre, cells as wide as the widest pair's reach: only
     # neighbouring cells can overlap (a game of 1,000 kingdoms compares each with a few)
     cell = max((k.radius for k in kingdoms), default=1) * 2 + 1
     cells: dict[tuple[int, int], list[Kingdom]] = {}
     for kingdom in kingdoms:
         cells.setdefault((kingdom.centre[0] // cell, kingdom.centre[1] // cell), []).append(kingdom)
-    styles: dict[str, str] = {}
-    for owner in sorted(circles):
-        tone = (colours.of(owner) or (NEUTRAL_RGB,))[0]
-        others = {other.owner for k in circles[owner]
-                  for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-                  for other in cells.get((k.centre[0] // cell + dx, k.centre[1] // cell + dy), ())
-                  if other.owner in styles and math.dist(k.centre, other.centre) <= k.radius + other.radius + 1}
-        near = [styles[other] for other in sorted(others)
-                if delta_e2000(tone, (colours.of(other) or (NEUTRAL_RGB,))[0]) < ALIKE]
-        styles[owner] = min(STYLES, key=lambda style: (near.count(style), STYLES.index(style)))
-    return styles
+    for k in kingdoms:
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for other in cells.get((k.centre[0] // cell + dx, k.centre[1] // cell + dy), ()):
+                    if (other.owner != k.owner and other.owner not in alike[k.owner]
+                            and math.dist(k.centre, other.centre) <= k.radius + other.radius + 1
+                            and delta_e2000(tone[k.owner], tone[other.owner]) < ALIKE):
+                        alike[k.owner].add(other.owner)
+                        alike[other.owner].add(k.owner)
+    return alike
 
 
 def _edge_sides(inside: set[Square], region: Region) -> list[tuple[Square, str]]:
