@@ -17,7 +17,7 @@ board-arena.png      a Chess Arena round: four armies, the four power-ups (new k
                      upgrade, king me)
 board-arena-colourblind.png  the same in the colour-blind-safe palette
 healthboard-arena.png        the arena's points board of a finished game: the winner's banner and row
-board-megachess.png  a megachess game framed on one player's kingdom (focus="kingdom:Cid"): kingdoms
+board-megachess.png  a megachess game framed on one player's kingdom (focus="kingdom:Cid"): kingdoms' edges
                      in their owners' colours, fading pieces with the updates they have left
 board-megachess-12.png   the whole board of a megachess game of 12 players whose kingdoms overlap: each
                      kingdom its edge only (no tint), its owner's name on it, alike colours dashed apart
