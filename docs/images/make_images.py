@@ -17,8 +17,11 @@ board-arena.png      a Chess Arena round: four armies, the four power-ups (new k
                      upgrade, king me)
 board-arena-colourblind.png  the same in the colour-blind-safe palette
 healthboard-arena.png        the arena's points board of a finished game: the winner's banner and row
-board-megachess.png  a megachess game framed on one player's kingdom (focus="kingdom:Cid"): kingdoms
+board-megachess.png  a megachess game framed on one player's kingdom (focus="kingdom:Cid"): kingdoms' edges
                      in their owners' colours, fading pieces with the updates they have left
+board-megachess-12.png   the whole board of a megachess game of 12 players whose kingdoms overlap: each
+                     kingdom its edge only (no tint), its owner's name on it, alike colours dashed apart
+board-megachess-100.png  a game of 100 players (repeated colours) framed on Ada's kingdom: 13 kingdoms
 healthboard-megachess.png    megachess standings of 30 players as Quinn asks: the top 20, Quinn's
                      own row, each team's total
 board-territory.png  a territory game after turn 13: areas, control frames, the Moon's pull and move,
@@ -279,14 +282,50 @@ def megachess_game(players: int = 6):
     return ruleset, GameState.build(ruleset, pieces, people, update=40)
 
 
+CROWD_NAMES = ("Ada Basil Cleo Edda Fenn Greta Hugo Ines Jory Lev Mira Nils Olga Pia Quinn Rae Sven Tove Uma "
+               "Vik").split()
+
+
+def megachess_crowd(players: int, seed: int = 39):
+    """Update 39 of a crowded megachess game, drawn from ``seed``: ``players`` kings at least 10
+    squares apart (Chebyshev) on a square holding about 260 squares a player, as joins crowd an
+    endless board, each with its starter army spread by up to 3 squares; colours in the order /join
+    offers them (repeated after 37 players), names from CROWD_NAMES (then Ada1, Basil1, ...)."""
+    from bot.render.palette import distinct_colours
+
+    ruleset = load_preset("megachess")
+    rng = random.Random(seed)
+    side = int((260 * players) ** 0.5)
+    kings: list[tuple[int, int]] = []
+    while len(kings) < players:
+        king = (rng.randint(0, side), rng.randint(0, side))
+        if all(max(abs(king[0] - x), abs(king[1] - y)) >= 10 for x, y in kings):
+            kings.append(king)
+    colours = distinct_colours()
+    army = [("P", (dx, dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+    army += list(zip("RNBQBNR", [(-2, 1), (-2, 2), (-1, 2), (0, 2), (1, 2), (2, 2), (2, 1)]))
+    pieces, seen, people = [], set(), []
+    for index, (kx, ky) in enumerate(kings):
+        name = CROWD_NAMES[index % len(CROWD_NAMES)] + (str(index // len(CROWD_NAMES)) if index >= len(CROWD_NAMES) else "")
+        people.append(Player(name, colours[index % len(colours)], team=("alabaster", "brushed metal")[index % 2]))
+        for letter, (dx, dy) in [("K", (0, 0))] + army:
+            square = (kx, ky) if letter == "K" else (kx + dx * 2 + rng.randint(-3, 3), ky + dy * 2 + rng.randint(-3, 3))
+            if square not in seen:
+                seen.add(square)
+                pieces.append(dict(owner=name, kind=letter, square=square))
+    return ruleset, GameState.build(ruleset, pieces, people, update=40)
+
+
 def arena_and_megachess() -> dict:
-    """board-arena.png, board-arena-colourblind.png, healthboard-arena.png, board-megachess.png and
-    healthboard-megachess.png."""
+    """board-arena.png, board-arena-colourblind.png, healthboard-arena.png, board-megachess.png,
+    board-megachess-12.png, board-megachess-100.png and healthboard-megachess.png."""
     return {
         "board-arena.png": lambda: render_board(*arena_game()).png,
         "board-arena-colourblind.png": lambda: render_board(*arena_game(), palette="colourblind").png,
         "healthboard-arena.png": lambda: _health(*arena_game(over=True)),
         "board-megachess.png": lambda: render_board(*megachess_game(), focus="kingdom:Cid").png,
+        "board-megachess-12.png": lambda: render_board(*megachess_crowd(12)).png,
+        "board-megachess-100.png": lambda: render_board(*megachess_crowd(100), focus="kingdom:Ada").png,
         "healthboard-megachess.png": lambda: _health(*megachess_game(players=30), caller="Quinn"),
     }
 

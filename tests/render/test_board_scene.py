@@ -104,13 +104,16 @@ def test_marks_are_tokens_of_their_kinds_shapes_in_a_corner_under_a_piece():
                                                                                "upgrade"]
 
 
-def test_a_kingdom_tints_its_squares_and_edges_them_but_not_at_the_region_s_edge():
-    ruleset, state = _game([("Holo", "K", (0, 0), {})])
+def test_a_kingdom_is_its_edge_named_by_its_owner_never_a_tint_and_not_at_the_region_s_edge():
+    ruleset, state = _game([("Holo", "K", (0, 0), {}), ("Holo", "P", (0, 2), {})])
     additions = BoardAdditions(kingdoms=(Kingdom("Holo", "blue", (0, 0), 2),),
                                fading=(Fading((1, 0), "Holo", 3, 1, 9),))
     scene = scene_of(ruleset, state, (-1, -1, 5, 5), additions=additions)
-    tinted = {fill.square for fill in scene.fills}
-    assert tinted == {(x, y) for x in range(-1, 3) for y in range(-1, 3) if x * x + y * y <= 4}
+    assert scene.fills == ()                                     # issue 39: no tint under any piece
+    # named on the edge square nearest its north, east, south and west with no piece beside it:
+    # north (0, 2) holds a pawn, so the nearest after it, (-1, 1); east (2, 0); south (0, -2) and
+    # west (-2, 0) are outside the region
+    assert [(tag.square, tag.text) for tag in scene.kingdom_tags] == [((-1, 1), "Holo"), ((2, 0), "Holo")]
     edges = {(edge.square, edge.side) for edge in scene.kingdom_edges}
     assert ((2, 0), "right") in edges and ((0, 2), "top") in edges
     assert not any(side == "left" and square[0] == -1 for square, side in edges)     # the region's edge

@@ -16,8 +16,9 @@ from PIL import Image, ImageDraw
 from ..scene.board import BoardScene, Stack
 from ..scene.colours import BACKGROUND, BOUND_LINE, DARK, FIVE_LINE, HIGHLIGHT, LIGHT, RANK0_LINE, TEXT
 from ..scene.grid import Region
+from ..scene.kingdoms import TAG_REACH
 from ..scene.limits import MAX_SCALE, MAX_SIDE, MIN_SCALE
-from . import marks
+from . import kingdoms, marks
 from .layout import BoardLayout, Box, Label
 from .legend import Legend, paint_legend
 from .sprites import bold_font, draw_piece
@@ -68,7 +69,7 @@ class _Squares:
         self._checker(draw)
         self._fills(draw)
         self._lines(draw)
-        self._kingdom_edges(draw)
+        self._kingdoms(draw)
         self._tokens(draw, corner=False)
         for square in self.scene.highlights:
             if self.shows(square):
@@ -140,25 +141,15 @@ class _Squares:
             draw.rectangle((left - line // 2, top - line // 2, right + line // 2 - 1, bottom + line // 2 - 1),
                            outline=BOUND_LINE, width=line)
 
-    def _kingdom_edges(self, draw: ImageDraw.ImageDraw) -> None:
-        band = max(2, round(self.s * 0.09))
-        line = max(1, band // 2)
+    def _kingdoms(self, draw: ImageDraw.ImageDraw) -> None:
+        """Each kingdom's edge, then its owner's name on it (:mod:`.kingdoms`)."""
         for edge in self.scene.kingdom_edges:
-            if not self.shows(edge.square):
-                continue
-            bx0, by0, bx1, by1 = self.box(edge.square)
-            if edge.side == "right":
-                draw.rectangle((bx1 - band - line, by0, bx1 - 1, by1 - 1), fill=edge.tone)
-                draw.rectangle((bx1 - line, by0, bx1 - 1, by1 - 1), fill=edge.dark)
-            elif edge.side == "left":
-                draw.rectangle((bx0, by0, bx0 + band + line - 1, by1 - 1), fill=edge.tone)
-                draw.rectangle((bx0, by0, bx0 + line - 1, by1 - 1), fill=edge.dark)
-            elif edge.side == "top":
-                draw.rectangle((bx0, by0, bx1 - 1, by0 + band + line - 1), fill=edge.tone)
-                draw.rectangle((bx0, by0, bx1 - 1, by0 + line - 1), fill=edge.dark)
-            else:
-                draw.rectangle((bx0, by1 - band - line, bx1 - 1, by1 - 1), fill=edge.tone)
-                draw.rectangle((bx0, by1 - line, bx1 - 1, by1 - 1), fill=edge.dark)
+            if self.shows(edge.square):
+                kingdoms.edge(draw, self.box(edge.square), edge, self.s)
+        for tag in self.scene.kingdom_tags:     # a long name reaches into the squares either side
+            x, y = tag.square
+            if any(self.shows((x + dx, y)) for dx in range(-TAG_REACH, TAG_REACH + 1)):
+                kingdoms.tag(draw, self.box(tag.square), tag, self.s)
 
     def _tokens(self, draw: ImageDraw.ImageDraw, corner: bool) -> None:
         """Marks on empty squares fill them (under the pieces' layer); under a piece, a small token in

@@ -11,8 +11,8 @@ from PIL import ImageDraw
 from ...engine.variants.base import Fading
 from ..scene.board import Badge, LegendEntry, fading_badge
 from ..scene.colours import (BOUND_LINE, CAPTURE_ARROW, CHECK_FRESH, CHECK_SPENT, HIGHLIGHT, HILL_TINT, ICE, ICE_INK,
-                             IMPLOSION_TINT, KINGDOM_ALPHA, LEGEND_SAMPLE, LIGHT, MOVE_ARROW, MUTED, OUTSIDE_LIGHT,
-                             RANK0_LINE, RANK0_TINT, SPIRIT, TEXT, TO_TINT, VARIETY, BLACK, WHITE, blend, kingdom_tint)
+                             IMPLOSION_TINT, LEGEND_SAMPLE, LIGHT, MOVE_ARROW, MUTED, OUTSIDE_LIGHT,
+                             RANK0_LINE, RANK0_TINT, SPIRIT, TEXT, TO_TINT, VARIETY, BLACK, WHITE)
 from . import marks
 from .sprites import bold_font, draw_piece, font
 
@@ -141,9 +141,9 @@ def _square_sample(draw: ImageDraw.ImageDraw, box: Box, key: str, pawn, sample, 
         draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=OUTSIDE_LIGHT)
         draw.line((box[0] + s // 2, box[1], box[0] + s // 2, box[3]), fill=BOUND_LINE, width=3)
     elif key == "kingdom":
-        # a corner of a grey kingdom: tinted squares, its edge a band with a dark line
+        # a corner of a grey kingdom: its edge a band with a dark line (kingdoms are never tinted)
         tone = (120, 120, 120)
-        draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=blend(LIGHT, (kingdom_tint((tone,)), KINGDOM_ALPHA)))
+        draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=LIGHT)
         band = max(2, s // 10)
         draw.rectangle((box[2] - band - 1, box[1], box[2] - 1, box[3] - 1), fill=tone)
         draw.rectangle((box[0], box[1], box[2] - 1, box[1] + band), fill=tone)

@@ -18,14 +18,15 @@ from ...engine.model import Piece, Square
 from ...engine.ruleset import PieceKind, Ruleset
 from ...engine.state import GameState
 from ...engine.variants.base import BoardAdditions, Fading, Kingdom, Mark
-from ..palette import NEUTRAL_RGB, contrast_edge
+from ..palette import contrast_edge
 from .colours import (BLACK, CAPTURE_ARROW, CHECK_FRESH, CHECK_SPENT, FADING, FADING_LAST, FROM_TINT, HILL_TINT, ICE,
-                      ICE_INK, IMPLOSION_TINT, KINGDOM_ALPHA, LEGEND_PIECE, LIGHT, MOVE_ARROW, OUTSIDE_DARK,
+                      ICE_INK, IMPLOSION_TINT, LEGEND_PIECE, LIGHT, MOVE_ARROW, OUTSIDE_DARK,
                       OUTSIDE_LIGHT, RANK0_LABEL, RGB, SPIRIT, TEXT, TO_TINT, TOKEN_DEFAULT, TOKEN_STYLES, VARIETY, WHITE,
-                      PlayerColours, blend, kingdom_tint, mean_tone, square_colour, token_fill)
+                      PlayerColours, blend, square_colour, token_fill)
 from .grid import Region
+from .kingdoms import KingdomEdge, KingdomTag, kingdoms_view
 from .limits import MAX_SIDE, MIN_SCALE
-from .region import circle_squares, reaches, state_label
+from .region import reaches, state_label
 
 Move = tuple[Square | None, Square, bool]     # origin (None: arrived without moving), target, captured
 LABEL_STEPS = (1, 2, 5, 10)                   # axis labels on every square, or every 2nd, 5th or 10th: the first that fits
@@ -71,23 +72,12 @@ class Stack:
 
 @dataclass(frozen=True, slots=True)
 class SquareFill:
-    """A square painted over the board's colours, in the scene's order: a kingdom's tint, the last
+    """A square painted over the board's colours, in the scene's order: the last
     move's from and to squares, an implosion square (with a ``burst``), King of the Hill's (``star``)."""
 
     square: Square
     colour: RGB
     symbol: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class KingdomEdge:
-    """One side (``right``, ``left``, ``top``, ``bottom``) of a kingdom's square on its edge: a band
-    of the owner's ``tone`` with a ``dark`` line on the edge itself."""
-
-    square: Square
-    side: str
-    tone: RGB
-    dark: RGB
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +149,7 @@ class BoardScene:
     heavy_rows: tuple[int, ...]              # y whose top edge is a heavier line
     rank0: bool                              # rank 0's edges drawn
     fills: tuple[SquareFill, ...]
-    kingdom_edges: tuple[KingdomEdge, ...]
+    kingdom_edges: tuple[KingdomEdge, ...]   # kingdoms are edges only, never a tint (.kingdoms)
     tokens: tuple[Token, ...]                # on empty squares (under the pieces) then in corners (over them)
     highlights: tuple[Square, ...]
     stacks: tuple[Stack, ...]
@@ -170,6 +160,7 @@ class BoardScene:
     kingdoms: tuple[Kingdom, ...]            # the kingdoms reaching into the region
     label_steps: tuple[int, ...] = LABEL_STEPS
     rank_zero: bool = True                   # the variant's rank 0 matters: its squares banded in blue
+    kingdom_tags: tuple[KingdomTag, ...] = ()   # each kingdom's owner named on its edge
 
     @property
     def size(self) -> tuple[int, int]:
@@ -222,9 +213,8 @@ def board_scene(ruleset: Ruleset, state: GameState, region: Region, bounds, colo
     if inset is not None:
         title = short_title = f"{inset} · {where}"
     kingdoms = tuple(sorted(marks.get("kingdom", ()), key=lambda k: (k.owner, k.centre)))
-    kingdom_squares = _kingdom_squares(kingdoms, region)
-    fills, base = _kingdom_fills(kingdom_squares, colours, bounds, rank_zero)
-    fills += _mark_fills(marks, region, bounds, base, rank_zero)
+    drawn = kingdoms_view(kingdoms, additions.kingdoms, colours, region, lambda square: bool(state.board.at(square)))
+    fills = _mark_fills(marks, region, bounds, rank_zero)
     arrows = [(o, t, False) for o, t in marks.get("move", ())] + [(o, t, True) for o, t in marks.get("capture", ())]
     inside = _inside(region)
     tokens = sorted(marks.get("token", ()), key=lambda m: (m.square, m.kind))
@@ -236,7 +226,7 @@ def board_scene(ruleset: Ruleset, state: GameState, region: Region, bounds, colo
         heavy_columns=tuple(x for x in range(x0 + 1, x1 + 1) if x % 5 == 0),
         heavy_rows=tuple(y for y in range(y0, y1) if (y + 1) % 5 == 0),
         rank0=rank_zero and y0 <= 0 <= y1, fills=tuple(fills),
-        kingdom_edges=_kingdom_edges(kingdom_squares, colours, region),
+        kingdom_edges=drawn.edges, kingdom_tags=drawn.tags,
         tokens=tuple([token(m, taken=taken) for m in tokens if m.square not in pieces]
                      + [token(m, corner=True, taken=taken) for m in tokens if m.square in pieces]),
         highlights=tuple(marks.get("highlight", ())),
@@ -338,42 +328,13 @@ def _marks(ruleset: Ruleset, state: GameState, region: Region, bounds, moves: It
 
 
 # ----------------------------------------------------------------------------- squares
-def _kingdom_squares(kingdoms: tuple[Kingdom, ...], region: Region) -> dict[str, set[Square]]:
-    """Owner -> the squares of the region inside one of their kingdoms."""
-    squares: dict[str, set[Square]] = {}
-    for kingdom in kingdoms:
-        squares.setdefault(kingdom.owner, set()).update(circle_squares(kingdom, region))
-    return {owner: inside for owner, inside in squares.items() if inside}
-
-
-def _kingdom_fills(kingdoms: dict[str, set[Square]], colours: PlayerColours,
-                   bounds, rank_zero: bool = True) -> tuple[list[SquareFill], dict[Square, RGB]]:
-    """Each kingdom's squares tinted with its owner's colour, light enough for the pieces to stay
-    clear (where kingdoms overlap, toward the mean of their colours: no darker than one); and each
-    tinted square's colour, which the marks over it are blended with."""
-    owners: dict[Square, list[str]] = defaultdict(list)
-    for owner in sorted(kingdoms):
-        for square in kingdoms[owner]:
-            owners[square].append(owner)
-    tints = {owner: kingdom_tint(colours.of(owner)) for owner in kingdoms}
-    fills, base = [], {}
-    for square, here in owners.items():
-        tint = mean_tone([tints[owner] for owner in here])
-        base[square] = colour = blend(square_colour(*square, bounds, rank_zero), (tint, KINGDOM_ALPHA))
-        fills.append(SquareFill(square, colour))
-    return fills, base
-
-
-def _mark_fills(marks: dict[str, set], region: Region, bounds, base: dict[Square, RGB],
-                rank_zero: bool = True) -> list[SquareFill]:
+def _mark_fills(marks: dict[str, set], region: Region, bounds, rank_zero: bool = True) -> list[SquareFill]:
     """The last moves' from and to squares (yellow), implosion squares (red, a burst) and King of
-    the Hill's (gold, a star), each blended with the square's colour under it (a kingdom's tint)."""
+    the Hill's (gold, a star), each blended with the square's own colour."""
     inside = _inside(region)
 
     def over(square: Square, tint, symbol: str = "") -> SquareFill:
-        under = base.get(square)
-        own = under if under is not None else square_colour(*square, bounds, rank_zero)
-        return SquareFill(square, blend(own, tint), symbol)
+        return SquareFill(square, blend(square_colour(*square, bounds, rank_zero), tint), symbol)
 
     fills = []
     for origin, target in sorted(marks.get("move", set()) | marks.get("capture", set()), key=repr):
@@ -382,22 +343,6 @@ def _mark_fills(marks: dict[str, set], region: Region, bounds, base: dict[Square
     fills += [over(square, IMPLOSION_TINT, "burst") for square in marks.get("implosion", ())]
     fills += [over(square, HILL_TINT, "star") for square in marks.get("hill", ())]
     return fills
-
-
-def _kingdom_edges(kingdoms: dict[str, set[Square]], colours: PlayerColours, region: Region) -> tuple[KingdomEdge, ...]:
-    """The edge of each kingdom (so a white or yellow kingdom shows on light squares), not at the
-    region's edge."""
-    x0, y0, x1, y1 = region
-    sides = (((1, 0), "right"), ((-1, 0), "left"), ((0, 1), "top"), ((0, -1), "bottom"))
-    edges = []
-    for owner in sorted(kingdoms):
-        inside = kingdoms[owner]
-        tones = colours.of(owner) or (NEUTRAL_RGB,)
-        dark = tuple(round(c * 0.5) for c in mean_tone(tones))
-        for x, y in inside:
-            edges += [KingdomEdge((x, y), side, tones[0], dark) for (dx, dy), side in sides
-                      if (x + dx, y + dy) not in inside and x0 <= x + dx <= x1 and y0 <= y + dy <= y1]
-    return tuple(edges)
 
 
 # ----------------------------------------------------------------------------- marks and pieces
@@ -506,7 +451,7 @@ def legend_entries(ruleset: Ruleset, state: GameState, colours: PlayerColours, p
 
 def _mark_entries(ruleset: Ruleset, marks: dict[str, set], taken: tuple[RGB, ...] = ()) -> list[LegendEntry]:
     radii = sorted({k.radius for k in marks.get("kingdom", ())})
-    words = [("kingdom", "kingdom (radius " + " or ".join(map(str, radii)) + ")"),
+    words = [("kingdom", "kingdom's edge (radius " + " or ".join(map(str, radii)) + "), its owner named on it"),
              ("fading", "fading: updates left"), ("fading-last", "fading: its last update"), *_MARK_WORDS]
     present = [(key, text) for key, text in words if marks.get(key)]
     tokens: dict[tuple[str, str, str], Mark] = {}

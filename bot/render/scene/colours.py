@@ -31,9 +31,8 @@ BACKGROUND: RGB = (250, 250, 247)
 TEXT: RGB = (25, 25, 25)
 MUTED: RGB = (95, 95, 95)
 RAINBOW = ((228, 3, 3), (255, 140, 0), (255, 237, 0), (0, 128, 38), (0, 77, 255), (117, 7, 135))
-# board additions: kingdoms' tint, fading counters, and the tokens of marks by kind (shape, fill; the
-# fills from Okabe and Ito's colour-blind-safe set, the shapes and labels telling the kinds apart anyway)
-KINGDOM_ALPHA = 0.4
+# board additions: fading counters, and the tokens of marks by kind (shape, fill; the fills from
+# Okabe and Ito's colour-blind-safe set, the shapes and labels telling the kinds apart anyway)
 FADING: RGB = (245, 190, 50)
 FADING_LAST: RGB = (200, 25, 25)
 TOKEN_STYLES: dict[str, tuple[str, RGB]] = {
@@ -120,11 +119,6 @@ def mean_tone(tones: Sequence[RGB]) -> RGB:
     if not tones:
         return NEUTRAL_RGB
     return tuple(sum(t[c] for t in tones) // len(tones) for c in range(3))  # type: ignore[return-value]
-
-
-def kingdom_tint(tones: Sequence[RGB]) -> RGB:
-    """The colour a kingdom tints its squares toward: its owner's colour, paled halfway to white."""
-    return blend(mean_tone(tones), ((255, 255, 255), 0.5))
 
 
 # lines and badges
