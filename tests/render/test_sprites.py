@@ -142,3 +142,71 @@ def test_tiny_boxes_are_skipped_and_odd_boxes_centred():
     wide = Image.new("RGB", (60, 30), BACKGROUND)
     draw_piece(ImageDraw.Draw(wide), (0, 0, 60, 30), ruleset.pieces["R"], player_rgb("Red"))
     assert wide.getpixel((30, 15)) == player_rgb("Red")[0]
+
+
+# ----------------------------------------------------------------------------- territory's labels, one size
+def _territory_picture():
+    from pathlib import Path
+
+    from bot.engine.runner import run_scenario
+    from bot.engine.scenario import load_scenario
+    from bot.render.paint.territory import render_territory
+    from bot.render.scene.territory import territory_scene
+
+    scenario = load_scenario(Path(__file__).resolve().parents[1] / "scenarios" / "territory" / "example-5-4-9.toml")
+    outcome = run_scenario(scenario)
+    scene = territory_scene(scenario.ruleset, outcome.state, report=outcome.report)
+    rendered = render_territory(scenario.ruleset, outcome.state, report=outcome.report)
+    return scenario.ruleset, scene, rendered.layout
+
+
+def _label_ink(kind, size, labels):
+    """The box of a red plate's white letters, drawn as the territory picture draws them."""
+    image = Image.new("RGB", (size + 8, size + 8), (0, 0, 0))
+    draw_piece(ImageDraw.Draw(image), (4, 4, 4 + size, 4 + size), kind, player_rgb("Red"), labels=labels)
+    white = image.convert("L").point(lambda v: 255 if v > 160 else 0)
+    return white.getbbox()
+
+
+def test_every_territory_plate_label_is_written_at_one_size():
+    """Issue 39: Moon, Wind, Wood and Shdw were in a smaller font than the rest. Every kind's letters
+    are written in the font size at which the widest of them fits, on the board and in the holdings,
+    and the letters drawn are as wide and as tall as that font makes them."""
+    from bot.render.paint.sprites import _SUPERSAMPLE, bold_font, plate_font_size, plate_letters
+
+    ruleset, scene, layout = _territory_picture()
+    assert set(scene.plate_labels) == set(ruleset.pieces)
+    sizes = {box[2] - box[0] for _, box in layout.pieces}
+    sizes |= {chip.box[2] - chip.box[0] - 6 for holding in layout.holdings for chip in holding.chips}
+    assert 54 in sizes and 56 in sizes
+    for size in sizes | {16, 32}:
+        fonts = {plate_font_size(kind.letter, size, False, scene.plate_labels) for kind in ruleset.pieces.values()}
+        assert len(fonts) == 1, f"at {size} px the labels are written in {sorted(fonts)}"
+        if size < 40:
+            continue
+        face = bold_font(fonts.pop())
+        for kind in ruleset.pieces.values():
+            letters = plate_letters(kind.letter, size)
+            written = Image.new("L", (8 * face.size, 3 * face.size), 0)
+            ImageDraw.Draw(written).text((face.size, 2 * face.size), letters, font=face, fill=255, anchor="ls")
+            x0, y0, x1, y1 = written.getbbox()
+            ink = _label_ink(kind, size, scene.plate_labels)
+            assert abs((ink[2] - ink[0]) - (x1 - x0) / _SUPERSAMPLE) <= 2, (kind.letter, size, ink)
+            assert abs((ink[3] - ink[1]) - (y1 - y0) / _SUPERSAMPLE) <= 2, (kind.letter, size, ink)
+
+
+@pytest.mark.parametrize("size", [16, 32, 40, 56, 64])
+def test_territory_kinds_written_at_one_size_still_look_different(size):
+    """Written at one size, fitted to the widest label (Moon, Shdw), any two territory kinds still
+    differ in at least 2.5% of the box (Ldr and Mir, the closest, about 3%)."""
+    ruleset = load_preset("territory")
+    labels = tuple(ruleset.pieces)
+    fills = player_rgb("Orange")
+    images = {}
+    for kind in ruleset.pieces.values():
+        image = Image.new("RGB", (size + 8, size + 8), BACKGROUND)
+        draw_piece(ImageDraw.Draw(image), (4, 4, 4 + size, 4 + size), kind, fills, labels=labels)
+        images[kind.letter] = image.convert("L")
+    for (a, first), (b, second) in itertools.combinations(images.items(), 2):
+        differing = ImageChops.difference(first, second).point(lambda v: 255 if v > 40 else 0).histogram()[255]
+        assert differing >= 0.025 * size * size, f"{a} and {b} look alike at {size}px ({differing} px differ)"

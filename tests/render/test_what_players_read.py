@@ -129,24 +129,62 @@ def test_the_king_me_crown_is_not_orange_beside_an_orange_player_and_a_crowded_p
         assert sum(p == (255, 255, 255) for p in pixels) >= 10       # the white dots
 
 
-# ============================================================================= arena: the framing
-def test_the_arena_picture_frames_every_piece_and_power_up():
-    """The default picture frames the occupied part, a power-up far from every piece included."""
+# ============================================================================= arena: the framing, for a chat's preview
+#: Discord's preview of a picture: about 550 pixels wide (issue 39)
+PREVIEW_WIDTH = 550
+
+
+def _arena_set_up(players: int):
     from bot.engine.model import Player
     from bot.engine.ruleset import load_preset
-    from bot.engine.state import PowerUp
     from bot.engine.variants import variant_for
+    from bot.render.palette import colour_names
 
     ruleset = load_preset("arena")
-    state = variant_for(ruleset).set_up([Player(f"P{i}", c) for i, c in enumerate(
-        ["Red", "Blue", "Green", "Orange", "Purple", "Teal", "Yellow", "Pink"])], 1)
-    for powerups in ((), (PowerUp("king", (19, -19)), PowerUp("new", (-19, 19), "N"))):
+    colours = colour_names()[:players]
+    return ruleset, variant_for(ruleset).set_up([Player(f"P{i}", c) for i, c in enumerate(colours)], 1)
+
+
+@pytest.mark.parametrize("players, least", [(2, 28), (4, 21), (8, 13)])
+def test_an_arena_board_s_squares_read_in_a_chat_preview(players, least):
+    """Issue 39: 8 players' board was 2200 pixels wide, a square 11 pixels in Discord's preview of
+    about 550. Framed a square closer, the legend under the board, a square is at least ``least``
+    pixels there (8 players: the armies span 37 columns, so no picture of them all can give more
+    than 550 / 37 = 14.9), and every piece and power-up is in the picture."""
+    from bot.engine.state import PowerUp
+
+    ruleset, state = _arena_set_up(players)
+    (bx0, by0), (bx1, by1) = ruleset.bounds_for(players)
+    for powerups in ((), (PowerUp("king", (bx1, by0)), PowerUp("new", (bx0, by1), "N"))):
         state.powerups = powerups
         rendered = render_board(ruleset, state)
-        x0, y0, x1, y1 = rendered.layout.region
+        assert not rendered.layout.overview and not rendered.layout.insets
+        assert rendered.layout.scale * PREVIEW_WIDTH / rendered.width >= least, (rendered.width, rendered.layout.scale)
         squares = [p.square for p in state.board] + [p.at for p in powerups]
-        assert all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in squares)
+        assert all(rendered.layout.contains(square) for square in squares)
         assert {mark.square for mark, _ in rendered.layout.marks} == {p.at for p in powerups}
+
+
+def test_only_a_variant_that_lays_its_board_out_for_a_preview_changes_its_frame():
+    """The neisg board keeps two squares of margin and its legend beside the board."""
+    from bot.engine.model import Player
+    from bot.engine.ruleset import load_preset
+    from bot.engine.state import GameState
+    from bot.engine.variants.base import BoardAdditions
+
+    ruleset, state = _arena_set_up(4)
+    arena = scene_of(ruleset, state, (-11, -11, 11, 11))
+    assert arena.fit_preview
+    plain = render_board(ruleset, state, additions=BoardAdditions(rank_zero=False))
+    fitted = render_board(ruleset, state)
+    assert plain.layout.region == (-12, -12, 12, 12) and fitted.layout.region == (-11, -11, 11, 11)
+    legend_left = plain.layout.board_box[2] + 40
+    assert plain.width > legend_left and fitted.width < fitted.layout.board_box[2] + 60   # the legend moved under it
+    neisg = load_preset("neisg")
+    state = GameState.build(neisg, [dict(owner="Ann", kind="K", square=(0, 0)), dict(owner="Bob", kind="K", square=(6, 4))],
+                            [Player("Ann", "Red"), Player("Bob", "Blue")])
+    assert not scene_of(neisg, state, (-2, -2, 8, 6)).fit_preview
+    assert render_board(neisg, state).layout.region == (-2, -2, 8, 6)
 
 
 # ============================================================================= territory: a key of every label

@@ -55,6 +55,7 @@ class ArenaVariant(PipelineVariant):
 
     family = "arena"
     rank_zero_matters = False              # the arena is a disc: no rule names rank 0
+    board_for_preview = True               # its armies span the board: the board takes the picture's width
     context = ArenaUpdate
     assemble = staticmethod(assemble_pipeline)
 
@@ -200,7 +201,8 @@ class ArenaVariant(PipelineVariant):
         return BoardAdditions(marks=tuple(
             Mark(p.at, p.kind, p.piece, label=f"+{p.piece}" if p.kind == "new" else labels.get(p.kind, "?"),
                  words=f"power-up: {powerup_words(self.ruleset, p)}")
-            for p in sorted(state.powerups, key=lambda p: p.at)), rank_zero=self.rank_zero_matters)
+            for p in sorted(state.powerups, key=lambda p: p.at)), rank_zero=self.rank_zero_matters,
+            fit_preview=self.board_for_preview)
 
     def rules_summary(self) -> str:
         """Chess Arena for players, told from the ruleset's numbers; one Discord message."""

@@ -184,6 +184,7 @@ class BoardAdditions:
     holdings: tuple[Holding, ...] = ()       # territory: both reserves and the draft area
     rank_zero: bool = True                   # rank 0 is a line the rules draw: the board bands it
     team_marks: bool = False                 # a piece's team is marked on it (team play is the game)
+    fit_preview: bool = False                # the board is laid out for a chat preview: framed close, legend under it
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +301,13 @@ class Variant(ABC):
     #: Whether the game is played by teams, so that a piece's team is marked on the board (megachess);
     #: carried to the picture as ``BoardAdditions.team_marks``.
     team_play: bool = False
+    #: Whether the default board is laid out for a chat's preview (Discord's, about 550 pixels wide):
+    #: the occupied area framed with one square of margin instead of two and the legend under the
+    #: board instead of beside it, so that the board takes the picture's width. Arena says True: its
+    #: armies stand on a circle as wide as the board, whose squares the legend beside it and the
+    #: second square of margin made smaller still in a preview (issue 39). Carried to the picture as
+    #: ``BoardAdditions.fit_preview``.
+    board_for_preview: bool = False
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset

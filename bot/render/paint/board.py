@@ -246,6 +246,7 @@ class _Frame:
     y_label_width: int
     x_label_height: int
     title_height: int
+    legend_below: bool = False
 
 
 class BoardPainter:
@@ -267,10 +268,22 @@ class BoardPainter:
         return min(MAX_SCALE, across, down)
 
     def _frame(self) -> _Frame | None:
-        """The picture's geometry: the scale, the board's corner, the labels' room, the legend."""
+        """The picture's geometry: the scale, the board's corner, the labels' room, the legend. A
+        board laid out for a chat's preview (``scene.fit_preview``) has its legend beside it or under
+        it, whichever shows the larger squares in a square preview box: a chat shrinks a picture to
+        its preview's width (Discord's, about 550 pixels) and caps its height too, so a legend beside
+        a wide board costs its squares width, and one under a narrow board height (issue 39: an arena
+        of 8 players, 2200 pixels wide, showed squares of 11 pixels in a 550-pixel preview)."""
+        if not self.scene.fit_preview:
+            return self._frame_of(below=False)
+        frames = [frame for frame in (self._frame_of(below=True), self._frame_of(below=False)) if frame is not None]
+        return max(frames, key=lambda frame: frame.s / max(frame.width, frame.height), default=None)
+
+    def _frame_of(self, below: bool) -> _Frame | None:
+        """The picture's geometry with the legend beside the board, or ``below`` it."""
         scene = self.scene
         legend = Legend(scene.legend, MAX_SIDE - 120, MAX_SCALE)
-        s = self._scale(legend.width) if self.fixed_scale is None else self.fixed_scale
+        s = self._scale(0 if below else legend.width) if self.fixed_scale is None else self.fixed_scale
         if s < MIN_SCALE:
             return None
         label_face = bold_font(max(11, min(15, round(s * 0.36))))
@@ -280,12 +293,20 @@ class BoardPainter:
         x_label_height = text_size(label_face, "-0123456789")[1] + 10
         title_height = 40
         left, top = y_label_width + 6, title_height + x_label_height
-        # the legend may run below a short board rather than spread sideways into its room
-        legend = Legend(scene.legend, max(self.ny * s + 2 * x_label_height, 1000), s)
+        if below:
+            # the legend in columns under the board, which takes the picture's width
+            legend = Legend(scene.legend, 0, s, across=self.nx * s + y_label_width + 6)
 
-        def size(s: int) -> tuple[int, int]:
-            return (left + self.nx * s + y_label_width + 6 + legend.width,
-                    max(top + self.ny * s + x_label_height + 8, title_height + legend.height + 8))
+            def size(s: int) -> tuple[int, int]:
+                return (max(left + self.nx * s + y_label_width + 6, left + legend.width),
+                        top + self.ny * s + x_label_height + 8 + legend.height)
+        else:
+            # the legend may run below a short board rather than spread sideways into its room
+            legend = Legend(scene.legend, max(self.ny * s + 2 * x_label_height, 1000), s)
+
+            def size(s: int) -> tuple[int, int]:
+                return (left + self.nx * s + y_label_width + 6 + legend.width,
+                        max(top + self.ny * s + x_label_height + 8, title_height + legend.height + 8))
 
         width, height = size(s)
         if width > MAX_SIDE or height > MAX_SIDE:
@@ -299,7 +320,7 @@ class BoardPainter:
             width = max(width, left + text_size(title_face, scene.title)[0] + 12)
         return _Frame(s=s, step=step, left=left, top=top, width=width, height=height, legend=legend, label_face=label_face,
                       title_face=title_face, y_label_width=y_label_width, x_label_height=x_label_height,
-                      title_height=title_height)
+                      title_height=title_height, legend_below=below)
 
     def paint(self) -> tuple[Image.Image | None, BoardLayout | None]:
         frame = self._frame()
@@ -317,7 +338,10 @@ class BoardPainter:
         if text_size(frame.title_face, title)[0] > frame.width - left - 8:
             title = scene.short_title
         draw.text((left, 10), title, font=frame.title_face, fill=TEXT)
-        paint_legend(draw, frame.legend, (left + board_w + frame.y_label_width + 12, frame.title_height))
+        if frame.legend_below:
+            paint_legend(draw, frame.legend, (left, top + board_h + frame.x_label_height + 4))
+        else:
+            paint_legend(draw, frame.legend, (left + board_w + frame.y_label_width + 12, frame.title_height))
         shift = lambda box: (box[0] + left, box[1] + top, box[2] + left, box[3] + top)  # noqa: E731
         layout = BoardLayout(region=scene.region, scale=s, overview=False, board_box=(left, top, left + board_w, top + board_h),
                              labels=tuple(labels), marks=tuple((mark, shift(box)) for mark, box in drawn_marks),

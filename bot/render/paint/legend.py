@@ -21,9 +21,10 @@ Box = tuple[int, int, int, int]
 
 class Legend:
     """The panel right of the board: the entries in columns; its type grows with the squares so that
-    it reads at the same zoom as the board."""
+    it reads at the same zoom as the board. Given ``across`` (pixels), the panel under the board:
+    as many columns as fit that width, each as short as they allow (``height`` is then unused)."""
 
-    def __init__(self, items: Sequence[LegendEntry], height: int, scale: int = 28) -> None:
+    def __init__(self, items: Sequence[LegendEntry], height: int, scale: int = 28, across: int | None = None) -> None:
         self.items = items
         self.ICON = max(22, min(30, round(scale * 0.62)))
         self.ROW = self.ICON + 7
@@ -33,12 +34,24 @@ class Legend:
         if fitted:
             face = font(self.TEXT)
             self.WIDTH = max(self.WIDTH, max(round(face.getlength(text)) for text in fitted) + self.ICON + 26)
-        per_column = max(4, (height - 16) // self.ROW)
+        if across is None:
+            per_column = max(4, (height - 16) // self.ROW)
+        else:
+            per_column = _shortest_columns(items, max(1, (across - 16) // self.WIDTH))
         self.items = items = continued(items, per_column)
         self.columns = max(1, math.ceil(len(items) / per_column)) if items else 0
         self.per_column = per_column
         self.width = self.columns * self.WIDTH + (16 if items else 0)
         self.height = min(len(items), per_column) * self.ROW + 16 if items else 0
+
+
+def _shortest_columns(items: Sequence[LegendEntry], columns: int) -> int:
+    """The fewest entries a column holds for ``items`` (the headings repeated where a column starts
+    inside a section) to fill at most ``columns`` columns."""
+    per_column = max(4, math.ceil(len(items) / columns))
+    while len(continued(items, per_column)) > per_column * columns:
+        per_column += 1
+    return per_column
 
 
 def continued(items: Sequence[LegendEntry], per_column: int) -> list[LegendEntry]:

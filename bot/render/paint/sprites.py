@@ -30,7 +30,7 @@ from ...engine.ruleset import PieceKind, Ruleset
 from ..palette import NEUTRAL_RGB, contrast_edge, relative_luminance
 
 __all__ = ["draw_piece", "legend_entries", "font", "bold_font", "FONT_DIR", "STANDARD_GLYPHS",
-           "sprite_style"]
+           "sprite_style", "plate_letters", "plate_font_size"]
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -227,17 +227,40 @@ def _fit_text(text: str, width: float, height: float) -> tuple[ImageFont.FreeTyp
 
 #: Below this size (px) a plate shows at most the first two letters of a longer abbreviation.
 _SMALL_PLATE = 24
+#: The width of a plate's text, as a share of the box: a kind's own letters keep a margin; letters
+#: sized together (``labels``) use the plate's whole width, since the widest of them sets the size
+#: of all (territory's Moon and Shdw).
+_TEXT_WIDTH, _SHARED_TEXT_WIDTH = 0.80, 0.88
 
 
-def _plate_text(big: int, letter: str, rider: bool) -> Image.Image:
+def plate_letters(letter: str, size: int) -> str:
+    """What a plate of ``size`` pixels writes of a kind's letters: all of them, or the first two of
+    a longer abbreviation below :data:`_SMALL_PLATE` (four letters in a 16-pixel plate are a grey
+    smudge: two, larger, are read)."""
+    return letter[:2] if size < _SMALL_PLATE and len(letter) > 3 else letter
+
+
+@lru_cache(maxsize=256)
+def plate_font_size(letter: str, size: int, rider: bool, labels: tuple[str, ...] = ()) -> int:
+    """The pixel size (at :data:`_SUPERSAMPLE` times ``size``) of the bold font a plate of ``size``
+    pixels writes ``letter`` in: the largest at which its letters fit the plate, or, given
+    ``labels`` (the letters of every kind drawn alongside), the largest at which the widest of
+    those fits, so that every label is written at one size (issue 39: territory's Moon, Wind,
+    Wood and Shdw were smaller than the rest)."""
+    big = size * _SUPERSAMPLE
+    width = (0.70 if rider else _SHARED_TEXT_WIDTH if labels else _TEXT_WIDTH) * big
+    height = (0.35 if rider else 0.38) * big
+    return min(_fit_text(plate_letters(text, size), width, height)[0].size for text in labels or (letter,))
+
+
+def _plate_text(big: int, letter: str, rider: bool, labels: tuple[str, ...] = ()) -> Image.Image:
     """The kind's letter(s), centred in the plate (0.05-0.95 x 0.06-0.56, or under an arch),
     clear of the box's centre."""
     mask = Image.new("L", (big, big), 0)
-    if big < _SMALL_PLATE * _SUPERSAMPLE and len(letter) > 3:
-        # four letters in a 16-pixel plate are a grey smudge (territory's Moon and Wood): two,
-        # larger, are read
-        letter = letter[:2]
-    face, box = _fit_text(letter, (0.70 if rider else 0.80) * big, (0.35 if rider else 0.38) * big)
+    size = big // _SUPERSAMPLE
+    letter = plate_letters(letter, size)
+    face = bold_font(plate_font_size(letter, size, rider, labels))
+    box = face.getbbox(letter, anchor="ls")
     cx, cy = 0.5 * big, (0.285 if rider else 0.265) * big
     x = cx - (box[0] + box[2]) / 2
     y = cy - (box[1] + box[3]) / 2
@@ -263,7 +286,7 @@ def _obstacle_masks(big: int) -> tuple[Image.Image, Image.Image]:
 
 
 @lru_cache(maxsize=512)
-def _sprite(style: str, letter: str, size: int, hollow: bool) -> _Sprite:
+def _sprite(style: str, letter: str, size: int, hollow: bool, labels: tuple[str, ...] = ()) -> _Sprite:
     big = size * _SUPERSAMPLE
     text = None
     detail = None
@@ -279,7 +302,7 @@ def _sprite(style: str, letter: str, size: int, hollow: bool) -> _Sprite:
         rider, captures = style in ("plate-rider", "plate-rider-round"), not style.endswith("round")
         fill_big = _plate_shapes(big, rider, captures)
         detail_big = None
-        text = _reduce(_plate_text(big, letter, rider), size)
+        text = _reduce(_plate_text(big, letter, rider, labels), size)
     fill = _reduce(fill_big, size)
     if detail_big is not None and (size >= _DETAIL_MIN_SIZE or style == "obstacle"):
         # below that size the glyphs' inner lines only muddy the colour: the silhouette is enough
@@ -389,12 +412,15 @@ def _bitmap_tones(draw: ImageDraw.ImageDraw, origin: tuple[int, int], mask: Imag
 
 
 def draw_piece(draw: ImageDraw.ImageDraw, box: Box, kind: PieceKind, fills: tuple[RGB, ...], *,
-               hollow: bool = False) -> None:
+               hollow: bool = False, labels: tuple[str, ...] = ()) -> None:
     """Draw a piece of ``kind`` centred in ``box`` (x0, y0, x1, y1; x1, y1 exclusive).
 
     ``fills`` are the owner's tones (:func:`bot.render.palette.player_rgb`); empty for a neutral
     piece (drawn grey). Obstacles and voids ignore ``fills``. ``hollow`` draws the outline only
-    (a disabled piece). The centre pixel of ``box`` is always inside the fill of a solid piece.
+    (a disabled piece). ``labels``: the letters of every kind drawn alongside, for a plate to
+    write its letters at the one size at which the widest of them fits (:func:`plate_font_size`);
+    by default each plate's letters are as large as they fit. The centre pixel of ``box`` is always
+    inside the fill of a solid piece.
     """
     x0, y0, x1, y1 = box
     size = min(x1 - x0, y1 - y0)
@@ -402,7 +428,7 @@ def draw_piece(draw: ImageDraw.ImageDraw, box: Box, kind: PieceKind, fills: tupl
         return
     origin = (x0 + (x1 - x0 - size) // 2, y0 + (y1 - y0 - size) // 2)
     style = sprite_style(kind)
-    sprite = _sprite(style, kind.letter, size, hollow)
+    sprite = _sprite(style, kind.letter, size, hollow, tuple(labels) if style.startswith("plate") else ())
     if style == "obstacle":
         tones: tuple[RGB, ...] = (_OBSTACLE_RGB,)
         edge_rgb: RGB = (40, 40, 44)

@@ -395,7 +395,7 @@ class _Painter:
             else:
                 side = round(s * 0.62)
                 piece_box = (box[2] - 1 - side, box[3] - 1 - side, box[2] - 1, box[3] - 1)
-            draw_piece(draw, piece_box, look.kind, look.tones)
+            draw_piece(draw, piece_box, look.kind, look.tones, labels=self.scene.plate_labels)
             pieces.append((look.piece, piece_box))
             if look.copy:
                 self.badge(draw, (piece_box[2] - s * 0.12, piece_box[3] - s * 0.14), s * 0.14, "c",
@@ -587,7 +587,8 @@ class _Painter:
             box = (cx0, cy0, cx0 + chip, cy0 + chip)
             draw.rounded_rectangle(box, radius=6, fill=(236, 233, 226))
             if drawn.kind is not None:
-                draw_piece(draw, (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3), drawn.kind, look.tones)
+                draw_piece(draw, (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3), drawn.kind, look.tones,
+                           labels=self.scene.plate_labels)
             if drawn.under:
                 _text(draw, ((box[0] + box[2]) / 2, box[3] + 2), drawn.under, 15,
                       (0, 110, 80) if drawn.new else _TEXT, True, "ma")

@@ -161,6 +161,7 @@ class BoardScene:
     label_steps: tuple[int, ...] = LABEL_STEPS
     rank_zero: bool = True                   # the variant's rank 0 matters: its squares banded in blue
     kingdom_tags: tuple[KingdomTag, ...] = ()   # each kingdom's owner named on its edge
+    fit_preview: bool = False                # laid out for a chat's preview: the painter may put the legend under the board
 
     @property
     def size(self) -> tuple[int, int]:
@@ -235,7 +236,9 @@ def board_scene(ruleset: Ruleset, state: GameState, region: Region, bounds, colo
                      if o is not None),
         crosses=tuple(target for _, target in marks.get("capture", ()) if inside(target)),
         fading=tuple(fading_badge(f) for f in sorted(marks.get("fading", ()), key=lambda f: f.square)),
-        legend=tuple(legend), kingdoms=kingdoms, rank_zero=rank_zero)
+        legend=tuple(legend), kingdoms=kingdoms, rank_zero=rank_zero,
+        # the variant lays its board out for a chat's preview (arena): the board takes the width
+        fit_preview=additions.fit_preview and inset is None)
 
 
 def _inside(region: Region):

@@ -14,7 +14,7 @@ from ...engine.state import GameState
 from ...engine.variants import VariantUnavailable, variant_for
 from ...engine.variants.base import BoardAdditions, Kingdom, Mark
 from .grid import BoardRead, InRegion, Region, occupied_viewports
-from .limits import DEFAULT_MARGIN
+from .limits import DEFAULT_MARGIN, PREVIEW_MARGIN
 
 
 def state_label(state) -> str:
@@ -177,12 +177,17 @@ def choose_region(state: GameState, bounds, region, center, radius, additions: B
     if box is not None:
         xs += [box[0][0], box[1][0]]
         ys += [box[0][1], box[1][1]]
+    if additions.fit_preview:
+        # a board laid out for a chat's preview (the variant's word) is framed closer, within the
+        # bounds (their thick line shows the edge): every square of margin is a column of the
+        # picture's width (arena's armies span the board, issue 39)
+        return framed_region(xs, ys, PREVIEW_MARGIN, bounds, beyond=0)
     return framed_region(xs, ys, DEFAULT_MARGIN, bounds)
 
 
-def framed_region(xs: list[int], ys: list[int], margin: int, bounds) -> Region:
+def framed_region(xs: list[int], ys: list[int], margin: int, bounds, beyond: int = 1) -> Region:
     """The box around these coordinates with a margin, at least 9 x 9 squares, and on a bounded
-    board no more than one square outside its edge."""
+    board no more than ``beyond`` squares outside its edge (but never leaving out a square given)."""
     x0, y0 = min(xs) - margin, min(ys) - margin
     x1, y1 = max(xs) + margin, max(ys) + margin
     # a small area is shown with some room around it: at least 9 x 9 squares
@@ -195,8 +200,8 @@ def framed_region(xs: list[int], ys: list[int], margin: int, bounds) -> Region:
     if bounds is not None:
         # show the edge of a bounded board, not a sea of outside squares
         (bx0, by0), (bx1, by1) = bounds
-        x0, y0 = max(x0, bx0 - 1), max(y0, by0 - 1)
-        x1, y1 = min(x1, bx1 + 1), min(y1, by1 + 1)
+        x0, y0 = max(x0, min(bx0 - beyond, *xs)), max(y0, min(by0 - beyond, *ys))
+        x1, y1 = min(x1, max(bx1 + beyond, *xs)), min(y1, max(by1 + beyond, *ys))
     return x0, y0, x1, y1
 
 

@@ -186,6 +186,10 @@ class TerritoryScene:
     bag: str
     legend: tuple[LegendItem, ...]
     last_action: LastAction | None
+    #: the letters every plate is sized to fit: every kind's of the ruleset, so that each label is
+    #: written at one size, on the board and in the holdings, from one turn to the next (issue 39:
+    #: Moon, Wind, Wood and Shdw were smaller than the rest)
+    plate_labels: tuple[str, ...] = ()
 
     def inside(self, square: Square) -> bool:
         x0, y0, x1, y1 = self.region
@@ -256,7 +260,8 @@ class _SceneMaker:
             placed=tuple(square for _, square in (last.placed if last is not None else ()) if self.inside(square)),
             cycle_title=("Turn cycle: the game is over" if over else "Turn cycle") if self.additions.cycle else "",
             cycle=tuple(self.cycle()), over=over, holdings=tuple(holdings), bag=bag,
-            legend=tuple(self.legend(areas, arrows) + self.key(drawn)), last_action=last)
+            legend=tuple(self.legend(areas, arrows) + self.key(drawn)), last_action=last,
+            plate_labels=tuple(kind.letter for kind in self.ruleset.pieces.values()))
 
     def inside(self, square: Square) -> bool:
         x0, y0, x1, y1 = self.region
