@@ -77,8 +77,8 @@ def test_no_kingdom_draws_over_a_piece_or_tints_a_square(players, focus):
             continue
         tone = colours.of(stack.pieces[0].piece.owner)[0]
         before, after = bare.crop(box(stack.square)), drawn.crop(box(stack.square))
-        body = [i for i, pixel in enumerate(before.getdata()) if pixel == tone]
-        assert body and all(after.getpixel((i % s, i // s)) == tone for i in body), stack.square
+        body = [(x, y) for y in range(s) for x in range(s) if before.getpixel((x, y)) == tone]
+        assert body and all(after.getpixel(xy) == tone for xy in body), stack.square
         worst = max(worst, changed.crop(box(stack.square)).histogram()[255] / (s * s))
     assert worst < 0.5
 
