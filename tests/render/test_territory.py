@@ -325,3 +325,33 @@ def test_the_colour_blind_scene_swaps_every_players_colour(turn_14):
     scene = territory_scene(ruleset, state, report=report, palette="colourblind")
     assert scene.heading_colour == player_rgb("Blue", "colourblind")[0]
     assert {look.tones for look in scene.pieces if look.piece.owner == "Ann"} == {player_rgb("Red", "colourblind")}
+
+
+def test_a_second_painter_tints_the_areas_as_the_posted_picture_does(turn_14, picture):
+    """The web viewer's tiles paint territory with the board painter (``paint_squares``): every
+    square of an area is the colour of that square in the posted picture (its tone under the area's
+    tint: gold goal, grey neutral zone, each territory and home its colour), and every area square
+    is tinted, none missed."""
+    from bot.render.board import paint_squares, scene_of
+
+    ruleset, state, _ = turn_14
+    region, scale = (-5, -5, 5, 5), 32
+    squares = paint_squares(ruleset, state, region, scale)
+    layout = picture.layout
+    marked = {square for arrow in layout.arrows for square in _line(arrow.origin, arrow.target)}
+    empty = [s for d in layout.areas for s in d.area.squares if not state.board.at(s) and s not in marked]
+    assert len(empty) > 40
+    for x, y in empty:
+        box = layout.box((x, y))
+        posted = _pixel(picture, _centre(box))        # clear of the frames, the goal's ring and the hatching
+        tile = squares.getpixel(((x - region[0]) * scale + scale // 2, (region[3] - y) * scale + scale // 2))
+        assert tile == posted, (x, y, tile, posted)
+    tinted = {fill.square for fill in scene_of(ruleset, state, region).fills}
+    assert {s for d in layout.areas for s in d.area.squares} <= tinted
+
+
+def _line(origin, target):
+    """The squares a straight or diagonal arrow from ``origin`` to ``target`` passes over, both ends included."""
+    (x0, y0), (x1, y1) = origin, target
+    steps = max(abs(x1 - x0), abs(y1 - y0)) or 1
+    return {(round(x0 + (x1 - x0) * k / steps), round(y0 + (y1 - y0) * k / steps)) for k in range(steps + 1)}

@@ -32,7 +32,7 @@ from .layout import Label, Rendered
 from ..palette import contrast_edge
 from ..scene.territory import (AREA_GOAL, AREA_HOME, AREA_NEUTRAL, AREA_TERRITORY, CAPTURED_RGB, DARK_SQUARE,
                                GRID_RGB, LIGHT_SQUARE, NEUTRAL_AREA_RGB, PLACED_RGB, Arrow, DrawnArea, HoldingLook,
-                               TerritoryScene, blend, darker, territory_scene)
+                               TerritoryScene, area_strength, blend, darker, territory_scene)
 from .sprites import bold_font, draw_piece, font
 from .text import wrap_words
 from .shapes import arrowhead
@@ -58,9 +58,6 @@ _GOAL_EDGE: RGB = (160, 110, 0)
 _PANEL: RGB = (255, 255, 255)
 _PANEL_EDGE: RGB = (200, 195, 185)
 _OUTLINE: RGB = (20, 20, 20)
-
-#: Area tints: how much of the area's colour covers a light (dark) square.
-_TINT = {AREA_GOAL: (0.75, 0.8), AREA_NEUTRAL: (0.40, 0.45), AREA_TERRITORY: (0.38, 0.48), AREA_HOME: (0.20, 0.28)}
 
 
 # ----------------------------------------------------------------------------- the layout
@@ -336,7 +333,7 @@ class _Painter:
                 base = LIGHT_SQUARE if light else DARK_SQUARE
                 drawn = area_of.get((x, y))
                 if drawn is not None:
-                    base = blend(base, drawn.tint, _TINT.get(drawn.area.kind, (0.3, 0.4))[0 if light else 1])
+                    base = blend(base, drawn.tint, area_strength(drawn.area.kind, light))
                 draw.rectangle(self.square_box((x, y)), fill=base)
         hatch = darker(blend(LIGHT_SQUARE, NEUTRAL_AREA_RGB, 0.5), 0.85)
         for drawn in areas:

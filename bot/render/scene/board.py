@@ -27,6 +27,7 @@ from .grid import Region
 from .kingdoms import KingdomEdge, KingdomTag, kingdoms_view
 from .limits import MAX_SIDE, MIN_SCALE
 from .region import reaches, state_label
+from .territory import area_fills
 
 Move = tuple[Square | None, Square, bool]     # origin (None: arrived without moving), target, captured
 LABEL_STEPS = (1, 2, 5, 10)                   # axis labels on every square, or every 2nd, 5th or 10th: the first that fits
@@ -215,7 +216,8 @@ def board_scene(ruleset: Ruleset, state: GameState, region: Region, bounds, colo
         title = short_title = f"{inset} · {where}"
     kingdoms = tuple(sorted(marks.get("kingdom", ()), key=lambda k: (k.owner, k.centre)))
     drawn = kingdoms_view(kingdoms, additions.kingdoms, colours, region, lambda square: bool(state.board.at(square)))
-    fills = _mark_fills(marks, region, bounds, rank_zero)
+    fills = _area_fills(ruleset, state, additions, colours.palette, region)
+    fills += _mark_fills(marks, region, bounds, rank_zero)
     arrows = [(o, t, False) for o, t in marks.get("move", ())] + [(o, t, True) for o, t in marks.get("capture", ())]
     inside = _inside(region)
     tokens = sorted(marks.get("token", ()), key=lambda m: (m.square, m.kind))
@@ -331,6 +333,16 @@ def _marks(ruleset: Ruleset, state: GameState, region: Region, bounds, moves: It
 
 
 # ----------------------------------------------------------------------------- squares
+def _area_fills(ruleset: Ruleset, state: GameState, additions: BoardAdditions, palette: str,
+                region: Region) -> list[SquareFill]:
+    """Territory's areas (goal, neutral zone, territories, homes) in its own picture's colours,
+    under the marks: the board of a variant with areas, as the web viewer's tiles draw it."""
+    if not additions.areas:
+        return []
+    return [SquareFill(square, colour)
+            for square, colour in area_fills(ruleset, state, additions, palette, _inside(region))]
+
+
 def _mark_fills(marks: dict[str, set], region: Region, bounds, rank_zero: bool = True) -> list[SquareFill]:
     """The last moves' from and to squares (yellow), implosion squares (red, a burst) and King of
     the Hill's (gold, a star), each blended with the square's own colour."""

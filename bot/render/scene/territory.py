@@ -40,7 +40,7 @@ from ...engine.variants.base import Area, BoardAdditions, CycleSlot, Holding, Ve
 from ..palette import NEUTRAL_RGB, PALETTES, colour_names, player_rgb
 from .pieces import NOBODYS_TONES
 
-__all__ = ["territory_scene", "has_areas", "TerritoryScene", "DrawnArea", "Arrow", "PieceLook", "SlotLook",
+__all__ = ["territory_scene", "has_areas", "area_fills", "area_strength", "AREA_TINT", "TerritoryScene", "DrawnArea", "Arrow", "PieceLook", "SlotLook",
            "HoldingLook", "ChipLook", "LegendItem", "ARROW_STYLES", "AREA_GOAL", "AREA_NEUTRAL", "AREA_TERRITORY",
            "AREA_HOME", "blend", "darker"]
 
@@ -70,6 +70,31 @@ ARROW_STYLES: dict[str, tuple[RGB, str]] = {
 }
 PLACED_RGB: RGB = (0, 158, 115)
 CAPTURED_RGB: RGB = (213, 94, 0)
+
+
+#: Area tints: how much of the area's colour covers a light (dark) square, in the posted picture
+#: and on the web viewer's tiles (:func:`area_fills`).
+AREA_TINT = {AREA_GOAL: (0.75, 0.8), AREA_NEUTRAL: (0.40, 0.45), AREA_TERRITORY: (0.38, 0.48), AREA_HOME: (0.20, 0.28)}
+
+
+def area_strength(kind: str, light: bool) -> float:
+    """How much of an area's tint covers one of its squares, light or dark."""
+    return AREA_TINT.get(kind, (0.3, 0.4))[0 if light else 1]
+
+
+def area_fills(ruleset: Ruleset, state: GameState, additions: BoardAdditions, palette: str,
+               inside) -> list[tuple[Square, RGB]]:
+    """Each square of an area (``inside`` the picture) in the colour the territory picture paints
+    it (its light or dark tone under the area's tint): what a second painter of territory's board,
+    the web viewer's tiles, draws under the pieces."""
+    fills = []
+    for drawn in _SceneMaker(ruleset, state, additions, palette, None, None).drawn_areas():
+        for square in drawn.area.squares:
+            if inside(square):
+                light = (square[0] + square[1]) % 2 != 0
+                base = LIGHT_SQUARE if light else DARK_SQUARE
+                fills.append((square, blend(base, drawn.tint, area_strength(drawn.area.kind, light))))
+    return fills
 
 
 def blend(base: RGB, colour: RGB, alpha: float) -> RGB:
