@@ -123,8 +123,8 @@ def prepare_update(ruleset, state: GameState, new_state: GameState, report: Repo
     the report encoded: off the event loop, on the thread that calls it. The board's PNG is written
     first, which frees its picture before the state is encoded. Every picture is drawn here: the
     worker processes that drew a large game's health board and overview while this thread went on
-    (issue 25) cost 0.1-0.2 s more than they saved, measured against the budget of the 1,000-player
-    update (docs/rendering.md, "Machinery kept for speed")."""
+    (issue 25) saved about 0.2 s of a 1,000-player update, which its budget (under 2 s end to end)
+    does not need (issue 38; docs/rendering.md, "Machinery kept for speed")."""
     board = paint_board(ruleset, new_state, palette=palette).encode()
     state_json, report_json = serialize.dumps(new_state), report.to_json_text()
     shown = board
