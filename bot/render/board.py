@@ -84,8 +84,7 @@ def plan_board(ruleset: Ruleset, state: GameState, *, region: Region | None = No
                highlight: Iterable[Square] | None = None, focus: "Focus | str | None" = None,
                additions: BoardAdditions | None = None) -> "Painted | Overview":
     """:func:`paint_board`'s picture, drawn, or, when it is an overview, what the overview shows
-    (:class:`Overview`, which :func:`paint_overview` draws): a caller may have it drawn elsewhere,
-    by another process (issue 25)."""
+    (:class:`Overview`, which :func:`paint_overview` draws)."""
     if palette not in PALETTES:
         raise ValueError(f"unknown palette {palette!r}: choose one of {', '.join(PALETTES)}")
     bounds = state.board.bounds or ruleset.bounds_for(len(state.players))

@@ -22,9 +22,9 @@ from bot.engine.ruleset import Ruleset
 from bot.engine.state import GameState
 from bot.engine.variants import variant_for
 from bot.render.board import Rendered, render_board
+from bot.render.paint.health import health_board_png
 from bot.render.scene.health import standings_lines
 
-from .render_pool import BoardPicture, HealthBoard
 from .rulebook import Rulebook
 
 __all__ = ["Draft", "update_posts", "cited", "entries_by_player", "timelapse_body", "EVENT_ENTRIES"]
@@ -43,13 +43,10 @@ class Draft:
 
 def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: Report,
                  user_ids: dict[str, int], game_name: str, palette: str = "default",
-                 board: Rendered | BoardPicture | None = None, rulebook: Rulebook | None = None,
-                 health: HealthBoard | None = None) -> list[Draft]:
+                 board: Rendered | None = None, rulebook: Rulebook | None = None) -> list[Draft]:
     """Every post of one resolved update, in the order they should appear (``board``: the board
-    after the update, if it is drawn already, or on its way, by another process: collected last;
-    ``rulebook``: where the rules the texts cite are explained, the service's; ``health``: the
-    health board of ``after``, if it is being drawn already, by another process: its picture is
-    collected last)."""
+    after the update, if it is drawn already; ``rulebook``: where the rules the texts cite are
+    explained, the service's)."""
     rulebook = rulebook or Rulebook()
     number = report.update
     variant = variant_for(ruleset)
@@ -57,9 +54,7 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
     if brief is not None:      # an update where nothing happened (a skipped turn) is posted as one line
         return [Draft("report", cited(brief, rulebook), None, "report.md")]
     board = board or render_board(ruleset, after, palette=palette)
-    if health is None:
-        health = HealthBoard(variant.standings_panel(after), after, variant.title, palette)
-    panel = health.panel
+    panel = variant.standings_panel(after)
     lines = standings_lines(panel)       # a game without end: the top rows and each team's total
     standings = cited("\n".join(lines), rulebook) if lines else "No player has pieces on the board yet."
     drafts = []
@@ -76,9 +71,7 @@ def update_posts(ruleset: Ruleset, before: GameState, after: GameState, report: 
         if own:
             drafts.append(Draft("private_report", cited(render(own, name, number, context=told), rulebook), None,
                                 f"{name}.md", user_ids[name]))
-    picture = health.png()
-    if isinstance(board, BoardPicture):
-        board = board.result()
+    picture = health_board_png(panel, after, game_title=variant.title, palette=palette)
     return [
         Draft("board", f"**{game_name}**: the board after update {number}.", board.png, "board.png"),
         Draft("health_image", f"{panel.title} after update {number}.", picture, "health.png"),

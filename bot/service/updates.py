@@ -23,7 +23,6 @@ from bot.engine import serialize
 from bot.engine.report import Report
 from bot.engine.resolution import resolve
 from bot.engine.state import GameState
-from bot.engine.variants import variant_for
 from bot.render.board import paint_board, render_board
 from bot.render.game import drawn_whole, render_game_board
 from bot.render.scene.timelapse import Extent
@@ -35,7 +34,6 @@ from .claims import ClaimCases
 from .errors import Conflict, InvalidInput, NotFound, WrongTime
 from .faults import fault_point
 from .posts import update_posts
-from .render_pool import BoardPicture, RenderPool
 from .rulebook import Rulebook
 from .timelapses import Frame, TimelapseCases, frame_place, update_frame
 from .views import pending_pieces
@@ -120,31 +118,22 @@ class Prepared:
 
 def prepare_update(ruleset, state: GameState, new_state: GameState, report: Report, user_ids: dict[str, int],
                    game_name: str, palette: str, earlier: list[Extent | None],
-                   rulebook: Rulebook | None = None, pool: RenderPool | None = None) -> Prepared:
+                   rulebook: Rulebook | None = None) -> Prepared:
     """The update's posts and its timelapse frame (the board drawn once for both), the state and
-    the report encoded: off the event loop. With ``pool``, a large health board and the overview of
-    many pieces are drawn by its worker processes meanwhile (.render_pool), each sent what its
-    picture shows, and collected last: this thread encodes the state and writes the texts. Any other
-    board's PNG is written here, at once, which frees its picture before the state is encoded. It
-    used to be written on a thread of its own, but that thread needs the interpreter lock between
-    its bands, and each time it waited for this thread's switch interval (5 ms): 11 ms of work took
-    70-170 ms and ended last (issue 25)."""
-    health = None
-    if pool is not None:
-        variant = variant_for(ruleset)
-        health = pool.health_board(variant.standings_panel(new_state), new_state, game_title=variant.title,
-                                   palette=palette)
-        board = pool.board(ruleset, new_state, palette=palette)
-    else:
-        board = BoardPicture(paint_board(ruleset, new_state, palette=palette).encode())
+    the report encoded: off the event loop, on the thread that calls it. The board's PNG is written
+    first, which frees its picture before the state is encoded. Every picture is drawn here: the
+    worker processes that drew a large game's health board and overview while this thread went on
+    (issue 25) saved about 0.2 s of a 1,000-player update, which its budget (under 2 s end to end)
+    does not need (issue 38; docs/rendering.md, "Machinery kept for speed")."""
+    board = paint_board(ruleset, new_state, palette=palette).encode()
     state_json, report_json = serialize.dumps(new_state), report.to_json_text()
     shown = board
     if drawn_whole(ruleset, new_state):      # territory: its own picture, with the turn's action drawn
         shown = render_game_board(ruleset, new_state, palette=palette, report=report)
-    place = frame_place(new_state, earlier)        # while the workers draw: not after they are waited for
+    place = frame_place(new_state, earlier)
     drafts = update_posts(ruleset, state, new_state, report, user_ids, game_name, palette, board=shown,
-                          rulebook=rulebook, health=health)
-    frame = update_frame(ruleset, new_state, earlier, board.result(), palette, place)
+                          rulebook=rulebook)
+    frame = update_frame(ruleset, new_state, earlier, board, palette, place)
     return Prepared(drafts, frame, state_json, report_json)
 
 
@@ -296,8 +285,6 @@ class UpdateCases(ClaimCases, TimelapseCases):
             return claimed
         game, ruleset, state, orders, joiners, user_ids = claimed
         fault_point("after_claim", update_no)
-        # a large game's workers start while the engine runs
-        self.render_pool.warm(len(state.players), len(state.board))
         try:
             with stages("resolve"):
                 new_state, report = await asyncio.to_thread(resolve_frozen, ruleset, state, orders, game.seed)
@@ -306,8 +293,7 @@ class UpdateCases(ClaimCases, TimelapseCases):
                 palette = self.settings(game).palette
                 earlier = await self._earlier_extents(game.id, update_no)
                 prepared = await asyncio.to_thread(frozen, prepare_update, ruleset, state, new_state, report,
-                                                   user_ids, game.name, palette, earlier, self.rulebook,
-                                                   self.render_pool)
+                                                   user_ids, game.name, palette, earlier, self.rulebook)
             ended = await self._commit(game, update_no, new_state, report, orders, joiners, prepared, stages)
         except Exception:
             # a bug in the engine or the renderer: give the claim back so a later call can retry
@@ -323,16 +309,6 @@ class UpdateCases(ClaimCases, TimelapseCases):
         if ended:
             await self.make_timelapse(game_id)
         return Resolution(game_id, update_no, "resolved", report, ended, stages.seconds)
-
-    _render_pool: RenderPool | None = None
-
-    @property
-    def render_pool(self) -> RenderPool:
-        """The worker process that draws a large update's health board (.render_pool): made when
-        first asked for, its process started when a large game first needs it."""
-        if self._render_pool is None:
-            self._render_pool = RenderPool()
-        return self._render_pool
 
     async def _claim(self, game_id: int, update_no: int, force: bool):
         now = self.now()

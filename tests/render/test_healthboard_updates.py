@@ -1,9 +1,8 @@
 """Issue 25: the health boards of one game, update after update, drawn by a process that keeps what
-it drew (each word's coverage, the widths, the picture itself: the render pool's worker), are the
-boards the plain path draws.
+it drew (each word's coverage, the widths), are the boards the plain path draws.
 
 The plain path here: every text drawn and measured by Pillow itself (``ImageDraw.text``,
-``getlength``), on a picture made for each board. The game's rows keep their names and colours while
+``getlength``). The game's rows keep their names and colours while
 their ranks, amounts, kings and notes change, as a game's do from one update to the next; both
 palettes, a caller's outline, an endless game showing its top rows and the caller's, energy and
 points, a store of words too small for one board.
@@ -16,7 +15,7 @@ from fractions import Fraction
 from io import BytesIO
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.engine.model import Player
 from bot.engine.ruleset import load_preset
@@ -48,7 +47,7 @@ def _states(ruleset, players: int, updates: int, seed: int) -> list[GameState]:
 
 
 def _plain(monkeypatch, panel, state, **options) -> bytes:
-    """The board drawn the plain way: Pillow's own text and lengths, a new picture."""
+    """The board drawn the plain way: Pillow's own text and lengths."""
     with monkeypatch.context() as m:
         m.setattr(healthboard, "draw_text",
                   lambda draw, xy, text, font, fill: draw.text(xy, text, font=font, fill=fill))
@@ -56,7 +55,6 @@ def _plain(monkeypatch, panel, state, **options) -> bytes:
             xy, text, font=healthboard._font(size, bold), fill=fill))
         m.setattr(healthboard, "_width",
                   lambda text, size, bold=False: round(healthboard._font(size, bold).getlength(text)))
-        m.setattr(healthboard, "_canvas", lambda size: Image.new("RGB", size, healthboard.BACKGROUND))
         return render_health_board(panel, state, **options).png
 
 
@@ -65,15 +63,8 @@ def _pixels(png: bytes) -> bytes:
     return image.mode.encode() + bytes(str(image.size), "ascii") + image.convert("RGB").tobytes()
 
 
-@pytest.fixture
-def keeping(monkeypatch):
-    """This process keeps each board's picture for the next, as the pool's worker does."""
-    monkeypatch.setattr(healthboard, "_keeping", True)
-    monkeypatch.setattr(healthboard, "_kept", [])
-
-
 @pytest.mark.parametrize("preset, players", [("neisg", 130), ("neisg", 330), ("sandbox", 60), ("megachess", 70)])
-def test_a_games_boards_update_after_update_are_the_plain_paths(preset, players, keeping, monkeypatch):
+def test_a_games_boards_update_after_update_are_the_plain_paths(preset, players, monkeypatch):
     ruleset = load_preset(preset)
     variant = variant_for(ruleset)
     for number, state in enumerate(_states(ruleset, players, 3, seed=players)):
@@ -83,7 +74,6 @@ def test_a_games_boards_update_after_update_are_the_plain_paths(preset, players,
             options["game_title"] = variant.title
             kept = render_health_board(panel, state, **options).png
             assert _pixels(kept) == _pixels(_plain(monkeypatch, panel, state, **options)), (number, options)
-    assert healthboard._kept, "the picture was kept for the next board"
 
 
 def test_the_png_without_the_layout_is_the_boards_png():
@@ -96,7 +86,7 @@ def test_the_png_without_the_layout_is_the_boards_png():
                 == _pixels(render_health_board(panel, state, game_title=variant.title, palette=palette).png)
 
 
-def test_a_store_of_words_let_go_within_a_board_changes_no_pixel(keeping, monkeypatch):
+def test_a_store_of_words_let_go_within_a_board_changes_no_pixel(monkeypatch):
     monkeypatch.setattr(glyphs, "MAX_WORDS", 40)
     ruleset = load_preset("neisg")
     variant = variant_for(ruleset)
@@ -105,28 +95,6 @@ def test_a_store_of_words_let_go_within_a_board_changes_no_pixel(keeping, monkey
         kept = render_health_board(panel, state, game_title=variant.title).png
         assert _pixels(kept) == _pixels(_plain(monkeypatch, panel, state, game_title=variant.title))
     assert all(len(face.words) <= 40 for face in map(glyphs._face, (healthboard._font(20), healthboard._font(20, True))))
-
-
-def test_a_kept_picture_of_another_size_or_still_in_use_is_not_drawn_on(keeping):
-    """Boards of other sizes in turn, and a board drawn while another holds the kept picture (a
-    second thread), are each the board drawn on a new picture."""
-    ruleset = load_preset("neisg")
-    variant = variant_for(ruleset)
-    states = [_states(ruleset, players, 1, seed=players)[0] for players in (30, 260, 30, 30)]
-    expected = []
-    for state in states:
-        healthboard._kept.clear()
-        expected.append(render_health_board(variant.standings_panel(state), state, game_title=variant.title).png)
-    healthboard._kept.clear()
-    for state, png in zip(states, expected):
-        drawn = render_health_board(variant.standings_panel(state), state, game_title=variant.title).png
-        assert _pixels(drawn) == _pixels(png)
-    held = healthboard._canvas(Image.open(BytesIO(expected[-1])).size)      # taken, as a board being drawn
-    ImageDraw.Draw(held).rectangle((0, 0, 50, 50), fill=(1, 2, 3))
-    assert not healthboard._kept
-    drawn = render_health_board(variant.standings_panel(states[-1]), states[-1], game_title=variant.title).png
-    assert _pixels(drawn) == _pixels(expected[-1])
-    assert healthboard._kept and healthboard._kept[-1] is not held
 
 
 @pytest.mark.parametrize("players", [1, 40, 300, 1000])

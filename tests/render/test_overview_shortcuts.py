@@ -239,3 +239,15 @@ def test_text_masks_from_glyphs_are_the_pixels_pillow_draws_centred():
             for text in names + ranges + others:
                 kept, plain = mask_of.__wrapped__(text, size, bold), _pillow_mask(text, size, bold)
                 assert kept.size == plain.size and kept.tobytes() == plain.tobytes(), (text, size, bold)
+
+
+@pytest.mark.parametrize("far", [3 << 31, 1 << 70])
+def test_an_overview_far_beyond_machine_integers_names_its_coordinates_whole(far):
+    """Coordinates beyond 32 and 64 bits (an unbounded board): the overview is drawn, and its
+    viewports span the pieces' own coordinates, not numbers cut to a machine word."""
+    state = _state([("Ann", "K", (far + 10 * i, -far - 7 * i)) for i in range(300)] + [("Bob", "Q", (0, 0))])
+    layout = paint_board(RULES, state).layout
+    assert layout.overview
+    spans = list(layout.viewports.values())
+    assert any(x0 <= far <= x1 and y0 <= -far <= y1 for x0, y0, x1, y1 in spans)
+    assert any(x0 <= 0 <= x1 and y0 <= 0 <= y1 for x0, y0, x1, y1 in spans)

@@ -10,10 +10,10 @@ footer.
 
 :func:`render_health_board` returns the PNG and a :class:`HealthLayout` (each row's box and text),
 so tests check the image's geometry without reading it back; :func:`health_board_png` the PNG alone
-(the render pool's worker). Machinery for speed, each measured in issue 25: widths and short texts
-from the kept glyphs, the swatches and symbols drawn once and pasted, the inks made once, the
-picture kept from one board to the next in the worker (:func:`keep_pictures`), a large board's PNG
-written by ISA-L (:func:`~bot.render.paint.png.fast_png`).
+(the update's post). Machinery for speed, measured in issues 25 and 38 (docs/rendering.md, "Machinery
+kept for speed"): widths and short texts from the kept glyphs, the swatches and symbols drawn once
+and pasted, the inks made once, a large board's PNG written by ISA-L
+(:func:`~bot.render.paint.png.fast_png`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from .sprites import bold_font, font as regular_font
 from .symbols import draw_symbol
 
 __all__ = ["HealthRow", "EventRow", "TeamRow", "HealthLayout", "render_health_board", "health_board_png",
-           "paint_health", "keep_pictures", "MAX_SIDE"]
+           "paint_health", "MAX_SIDE"]
 
 MAX_SIDE = 4096
 #: the PNG is made as small as zlib can up to this many pixels (a quarter of a second at most)
@@ -208,8 +208,8 @@ def render_health_board(panel, state, *, game_title: str, palette: str = "defaul
 
 def health_board_png(panel, state, *, game_title: str, palette: str = "default") -> bytes:
     """``render_health_board(panel, state, game_title=game_title, palette=palette).png``, without
-    the layout (the render pool's worker: an update posts the picture only; 1,000 rows' boxes and
-    amounts written out cost 3-5 ms)."""
+    the layout (an update posts the picture only; 1,000 rows' boxes and amounts written out cost
+    3-5 ms)."""
     return paint_health(health_scene(panel, state, game_title=game_title, palette=palette), laid_out=False).png
 
 
@@ -370,7 +370,7 @@ class _Inks(dict):
 def _draw(scene: HealthScene, p: dict, laid_out: bool = True) -> Rendered:
     """The board; without its layout (None) unless ``laid_out``."""
     s = p["scale"]
-    image = _canvas((p["width"], p["height"]))
+    image = Image.new("RGB", (p["width"], p["height"]), BACKGROUND)
     draw = ImageDraw.Draw(image)
     pad = p["pad"]
     draw_text(draw, (pad, round(14 * s)), scene.title, _font(round(32 * s), True), TEXT_RGB)
@@ -398,8 +398,6 @@ def _draw(scene: HealthScene, p: dict, laid_out: bool = True) -> Rendered:
     footer = _draw_footer(image, draw, p, below)
 
     png = _encode(image)
-    if _keeping:
-        _kept.append(image)
     del image
     if not laid_out:
         return Rendered(png, None, p["width"], p["height"])
@@ -610,35 +608,6 @@ def _draw_footer(image: Image.Image, draw: ImageDraw.ImageDraw, p: dict, below: 
             x += _width(words, fs) + round(24 * s)
         fy += p["footer_line"]
     return footer
-
-
-#: the last board's picture, kept for the next one by a process that keeps them (:func:`keep_pictures`)
-_kept: list[Image.Image] = []
-_keeping = False
-
-
-def keep_pictures() -> None:
-    """Have this process keep each board's picture for the next, filled again instead of made: the
-    render pool's worker, which draws the same game's board at every update. A board of 1,000 rows
-    is 49 MB of pixels, and memory asked of the system again costs a page fault every 4 KB (15 ms
-    of each board: Pillow's own kept blocks are taken, and shrunk, by the small pictures drawn
-    meanwhile); the kept picture is filled in 1-2 ms. The process keeps one board's picture between
-    updates (a board of another size replaces it)."""
-    global _keeping
-    _keeping = True
-
-
-def _canvas(size: tuple[int, int]) -> Image.Image:
-    """A picture of ``size`` filled with the background: the kept one if it has that size."""
-    try:
-        kept = _kept.pop()
-    except IndexError:           # none kept (not kept here, or a board being drawn on another thread)
-        kept = None
-    if kept is not None and kept.size == size:
-        kept.paste(BACKGROUND, (0, 0, *size))
-        return kept
-    del kept                     # its memory back to Pillow before the new picture's is asked for
-    return Image.new("RGB", size, BACKGROUND)
 
 
 def _encode(image: Image.Image) -> bytes:

@@ -23,6 +23,13 @@ memory sizes: the same time or slower; rows filtered Sub or Up compress no faste
 The file is a plain PNG (8 bits per channel, no interlace; the chunks PNG requires, nothing else),
 read by any decoder to the same pixels; the same picture always gives the same bytes. ISA-L works
 without the interpreter lock, so other threads go on meanwhile.
+
+Kept for the budget of the 1,000-player update, under 2 s end to end (issue 38, measured with
+``benchmarks/update.py --only 1000``; docs/rendering.md, "Machinery kept for speed"): written by
+Pillow at its fastest level instead, that update's health board takes 582 ms of CPU instead of 138
+and its overview 240 instead of 52; the update's render stage took 1.38 s instead of 0.56 and the
+whole update 1.91 s instead of 1.27 (medians; its slowest 2.64 s against 1.60), at the 2 s budget
+with no room left for the rest of a busy machine's minutes.
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
-"""The overview's scene: a region too large for a board, as numbers (issue 25: another process may
-draw it). Each piece of the region is its x, its y and its owner's number; with them the grid of
-viewports, the owners' colours, the legend's lines, King of the Hill's squares and the titles' words.
-Of the additions an overview shows King of the Hill's squares; kingdoms, fading counters and other
-marks are drawn when a viewport is asked for."""
+"""The overview's scene: a region too large for a board, as numbers. Each piece of the region is its
+x, its y and its owner's number; with them the grid of viewports, the owners' colours, the legend's
+lines, King of the Hill's squares and the titles' words. Of the additions an overview shows King of
+the Hill's squares; kingdoms, fading counters and other marks are drawn when a viewport is asked for."""
 
 from __future__ import annotations
 
-import pickle
-from array import array
 from itertools import compress
 from operator import and_
 
@@ -27,9 +24,7 @@ class Overview:
     (its x, its y, and its owner's index in :attr:`owner_names`, the owners in the order first met),
     the grid, the owners' colours, the legend's lines, King of the Hill's squares and the titles'
     words; of the pieces themselves only those that may stand in a cell drawn in detail (a few
-    pieces far apart). :func:`bot.render.paint.overview.paint_overview` draws it, here or in another process: :meth:`pack` makes it a
-    few hundred kilobytes of bytes (the numbers as arrays), where 50,000 pieces and the state would
-    take a quarter of a second to pickle (issue 25). The picture is the same either way."""
+    pieces far apart). :func:`bot.render.paint.overview.paint_overview` draws it."""
 
     __slots__ = ("region", "caption", "heading", "count", "grid", "values", "column_of", "row_of", "xs", "ys",
                  "owners", "owner_names", "tones", "players", "legend", "hills", "detailed", "kinds")
@@ -69,16 +64,3 @@ class Overview:
                    owner_names=owner_names, tones=tones, players=len(players), legend=legend,
                    hills=tuple(mark.square for mark in additions.marks if mark.kind == "hill"), detailed=detailed,
                    kinds=kinds)
-
-    def pack(self) -> bytes:
-        """This overview as bytes for :meth:`unpack`, the numbers of each piece as arrays."""
-        fields = {name: getattr(self, name) for name in self.__slots__}
-        xs, ys = self.values
-        wide = "q" if xs and (min(xs[0], ys[0]) < -(1 << 31) or max(xs[-1], ys[-1]) >= 1 << 31) else "i"
-        fields.update(xs=array(wide, self.xs), ys=array(wide, self.ys), owners=array("I", self.owners),
-                      values=(array(wide, xs), array(wide, ys)))
-        return pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)
-
-    @classmethod
-    def unpack(cls, data: bytes) -> "Overview":
-        return cls(**pickle.loads(data))
