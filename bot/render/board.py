@@ -40,7 +40,7 @@ from .scene.region import (VIEWPORT_WORD, Focus, additions_of, choose_region, de
 if TYPE_CHECKING:
     from PIL import Image
 
-__all__ = ["render_board", "paint_board", "plan_board", "paint_planned", "scene_of", "Overview", "Painted", "Rendered",
+__all__ = ["render_board", "paint_board", "plan_board", "scene_of", "Overview", "Painted", "Rendered",
            "BoardLayout", "BoardScene", "Label", "Inset", "Focus", "focus_region", "framed_region", "additions_of",
            "default_viewports", "is_viewport_name", "paint_squares", "state_label", "MAX_SIDE", "MAX_BYTES",
            "MIN_SCALE", "MAX_SCALE", "VIEWPORT_SIDE", "INSET_FROM", "MAX_INSETS", "viewport_name"]
@@ -114,11 +114,6 @@ def plan_board(ruleset: Ruleset, state: GameState, *, region: Region | None = No
     if image is None:
         return Overview.read(ruleset, state, chosen, colours, additions, caption, within)
     return Painted(image, layout)
-
-
-def paint_planned(planned: "Painted | Overview") -> Painted:
-    """:func:`plan_board`'s answer drawn: a board as it is, an overview painted here."""
-    return planned if isinstance(planned, Painted) else paint_overview(planned)
 
 
 def scene_of(ruleset: Ruleset, state: GameState, region: Region, *, palette: str = "default",
