@@ -413,6 +413,42 @@ def test_the_careers_of_a_megachess_demo_add_up_to_its_stored_updates(megachess_
     assert sum(lines[0].kings_captured for lines in found.values()) == kings, (armies, kings)
 
 
+# ============================================================================ the players are never late
+def test_players_slower_than_the_interval_still_have_their_orders_in_the_update_they_saw(tmp_path, monkeypatch):
+    """The deadline of an update is set when the update before resolves; players who take longer
+    than the interval to decide (a busy machine drawing boards) used to send orders after it had
+    passed, into the next update, and the posts changed. The demo's scheduler waits for them: the
+    same posts as players who decide at once."""
+    import asyncio
+    import dataclasses
+    import time
+
+    from bot.demo import DemoOptions
+    from bot.demo import session as demo_session
+
+    def play(out: Path, interval: int) -> dict[str, bytes]:
+        options = DemoOptions(players=4, updates=3, seed=7, out=out, interval=interval)
+        summary = asyncio.run(demo_session.run_demo(options))
+        assert summary.late == 0 and not summary.missing()
+        return {str(p.relative_to(out / "posts")): p.read_bytes() for p in sorted((out / "posts").rglob("*"))
+                if p.is_file()}
+
+    quick = play(tmp_path / "quick", 0)
+    planner_for = demo_session.planner_for
+
+    def slow_planner(variant):
+        planner = planner_for(variant)
+
+        def plan(ruleset, state, update, *args):
+            if update >= 2:
+                time.sleep(1.5)             # longer than the 1 s interval: the deadline passes meanwhile
+            return planner.plan(ruleset, state, update, *args)
+        return dataclasses.replace(planner, plan=plan)
+
+    monkeypatch.setattr(demo_session, "planner_for", slow_planner)
+    assert play(tmp_path / "slow", 1) == quick
+
+
 # ============================================================================ the families and their seats
 def test_the_demo_asks_the_variant_how_many_players_it_seats():
     arena, megachess = load_variant("arena"), load_variant("megachess")
