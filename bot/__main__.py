@@ -4,7 +4,7 @@
     python -m bot render SCENARIO [--after] --health --out FILE
     python -m bot render --pieces RULESET --out FILE
     python -m bot demo [--ruleset NAME] [--players N] [--updates N] [--seed N] [--events-from N] [--out DIR]
-                       [--store-url URL] [--serve [PORT]]
+                       [--store-url URL] [--interval SECONDS] [--serve [PORT]]
     python -m bot run [--config PATH] [--shards A-B --shard-count N]
     python -m bot export --store-url URL --game ID --out FILE
     python -m bot store copy FROM TO [--upgrade-source]
@@ -299,9 +299,10 @@ def _store_url(text: str) -> str:
 def _demo(args: argparse.Namespace) -> int:
     from bot.demo import DemoError, DemoOptions, main as play
 
-    options = DemoOptions(ruleset=args.ruleset, players=args.players, updates=args.updates, seed=args.seed,
-                          out=Path(args.out), events_from=args.events_from, store_url=args.store_url)
     try:
+        options = DemoOptions(ruleset=args.ruleset, players=args.players, updates=args.updates, seed=args.seed,
+                              out=Path(args.out), events_from=args.events_from, store_url=args.store_url,
+                              interval=args.interval)
         status = play(options)
     except DemoError as exc:
         raise CommandError(str(exc)) from None
@@ -312,6 +313,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _add_demo(commands) -> None:
+    from bot.demo.common import INTERVAL_SECONDS, MAX_INTERVAL_SECONDS
     from bot.engine.variants import playable_presets
 
     demo = commands.add_parser(
@@ -338,6 +340,10 @@ def _add_demo(commands) -> None:
                       help="play on this database instead of DIR/skirmish.sqlite3: sqlite:///PATH (relative; "
                            "sqlite:////PATH absolute) or postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE; the "
                            "posts still go to DIR/posts/, the same as on SQLite")
+    demo.add_argument("--interval", type=_whole, default=INTERVAL_SECONDS, metavar="SECONDS",
+                      help=f"seconds between two deadlines, 0 to {MAX_INTERVAL_SECONDS} (default: {INTERVAL_SECONDS}); "
+                           "0 plays as fast as the machine resolves. The players are never late: the same seed "
+                           "plays the same session at any interval")
     demo.add_argument("--serve", type=_port, nargs="?", const=8080, default=None, metavar="PORT",
                       help="then serve the web viewer of the session's database on 127.0.0.1:PORT (default 8080), "
                            "printing 'viewer: URL', until Ctrl-C; a session already played is not played again")

@@ -16,6 +16,7 @@ from bot.engine.ruleset import Ruleset
 from bot.engine.variants import variant_for
 
 __all__ = ["DATABASE", "POSTS", "LEDGER", "RECORD", "STORE_MARK", "STORE_SCHEMES", "INTERVAL_SECONDS", "MAX_INTERVAL_SECONDS",
+           "HEARTBEAT_SECONDS", "LEASE_BEATS",
            "GUILD_ID", "CHANNEL_ID", "MODERATOR_ID", "FIRST_USER_ID", "NAMES", "DemoError", "DemoOptions",
            "SimulatedPlayer", "Intent", "Planner", "cast", "shown_url", "player_rng", "move_text", "chebyshev",
            "join_lines"]
@@ -30,10 +31,17 @@ STORE_MARK = "demo-store.json"
 #: the store URLs ``--store-url`` takes (INTERFACES.md, "[store]")
 STORE_SCHEMES = ("sqlite:///", "postgresql://", "postgres://")
 
-#: seconds between two deadlines: long enough for a slow machine to resolve, post and order in time
+#: seconds between two deadlines (``--interval``): time to watch each update's posts arrive. The
+#: players are never late whatever the machine (a deadline waits for their orders: session.py), so
+#: 0 plays as fast as the machine resolves
 INTERVAL_SECONDS = 3
-#: the longest interval the demo slows down to on a machine too slow for the first one
+#: the longest interval ``--interval`` takes
 MAX_INTERVAL_SECONDS = 24
+#: the demo service's heartbeat (bot/service/claims.py's Liveness): every second, and a silent
+#: service is dead after 3 beats (the bot's: 5 s and 15 s). A demo killed while it held an update's
+#: claim or its posts, run again, takes them over after 3 s instead of 15
+HEARTBEAT_SECONDS = 1
+LEASE_BEATS = 3
 #: the demo's Discord-shaped ids (nothing is sent anywhere)
 GUILD_ID = 1
 CHANNEL_ID = 1
@@ -56,9 +64,14 @@ class DemoOptions:
     updates: int = 20
     seed: int = 1
     out: Path = Path("demo")
-    interval: int = INTERVAL_SECONDS
+    interval: int = INTERVAL_SECONDS    # seconds between two deadlines, 0 to MAX_INTERVAL_SECONDS
     events_from: int | None = None      # the first event's update; None: see first_event()
     store_url: str | None = None        # the database (sqlite:///... or postgresql://...); None: DIR/skirmish.sqlite3
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.interval <= MAX_INTERVAL_SECONDS:
+            raise DemoError(f"--interval is the seconds between two deadlines, 0 to {MAX_INTERVAL_SECONDS}, not "
+                            f"{self.interval}")
 
     @property
     def store(self) -> str | Path:

@@ -7,6 +7,11 @@ when their time comes (neisg, sandbox, megachess). Each update's orders go in as
 is posted; the real scheduler resolves it at its deadline (or at once, where the game resolves
 early); the outbox is delivered to files. The players' intents come from the planner of the game's
 family (:mod:`bot.demo.planners`).
+
+The simulated players are never late: a deadline that falls while they are still sending an
+update's orders (a machine busy drawing the last board) is acted on once they are all in
+(:class:`_PacedScheduler`). So a seed plays the same session, post for post, on any machine and any
+store, whatever the interval; and the interval only sets how fast the session goes.
 """
 
 from __future__ import annotations
@@ -24,8 +29,8 @@ from bot.engine.model import format_amount
 from bot.engine.ruleset import Ruleset, load_preset
 from bot.engine.variants import variant_for
 
-from .common import (CHANNEL_ID, GUILD_ID, LEDGER, MAX_INTERVAL_SECONDS, MODERATOR_ID, POSTS, RECORD, STORE_MARK,
-                     DemoError, DemoOptions, Planner, SimulatedPlayer)
+from .common import (CHANNEL_ID, GUILD_ID, HEARTBEAT_SECONDS, LEASE_BEATS, LEDGER, MODERATOR_ID, POSTS, RECORD,
+                     STORE_MARK, DemoError, DemoOptions, Planner, SimulatedPlayer)
 from .planners import planner_for
 from .summary import Summary
 
@@ -134,6 +139,7 @@ class _Progress:
 async def run_demo(options: DemoOptions) -> Summary:
     """Play (or continue) the demo session in ``options.out``; the summary of the whole session."""
     from bot.service import Service
+    from bot.service.claims import Liveness
     from bot.store import Store, StoreError
 
     started = time.monotonic()
@@ -157,7 +163,8 @@ async def run_demo(options: DemoOptions) -> Summary:
     except Exception as exc:        # the server's own refusal (no such database, a wrong password, ...)
         raise DemoError(f"cannot open {options.store_shown}: {type(exc).__name__}: {exc}") from None
     try:
-        session = _Session(Service(store), ruleset, planner, players, options, mark)
+        liveness = Liveness(beat=timedelta(seconds=HEARTBEAT_SECONDS), lease_beats=LEASE_BEATS)
+        session = _Session(Service(store, liveness=liveness), ruleset, planner, players, options, mark)
         summary = await session.play()
         summary.players_note = note
         summary.seconds = time.monotonic() - started
@@ -209,7 +216,7 @@ async def _deliver_until(stop: asyncio.Event, service, relay) -> None:
 async def _deliver_all(service, relay) -> None:
     """Deliver every post of the session before the demo ends. A demo killed and run again finds
     its game's posts still held by its dead predecessor (the game's sender, bot/service/publishing.py)
-    until that one's lease has passed (15 s after its last heartbeat, bot/service/claims.py): then
+    until that one's lease has passed (3 s after its last heartbeat: common.py, LEASE_BEATS): then
     this waits for it, looking every relay poll, for at most the lease and a poll more."""
     liveness = service.liveness
     give_up = time.monotonic() + (liveness.lease + liveness.beat).total_seconds() + relay.poll_seconds
@@ -219,6 +226,57 @@ async def _deliver_all(service, relay) -> None:
         if not relay.sent_elsewhere or time.monotonic() > give_up:
             return
         await asyncio.sleep(relay.poll_seconds)
+
+
+class _Pace:
+    """The last update whose orders the simulated players have sent (or had sent before the demo
+    was stopped): what the scheduler's deadlines wait for."""
+
+    def __init__(self) -> None:
+        self.sent_for = 0
+        self.closed = False
+        self._moved = asyncio.Event()
+
+    def sent(self, update: int) -> None:
+        self.sent_for = max(self.sent_for, update)
+        self._moved.set()
+        self._moved = asyncio.Event()
+
+    def close(self) -> None:
+        """The session stops: nothing waits any more."""
+        self.closed = True
+        self._moved.set()
+
+    async def orders_in(self, update: int) -> bool:
+        """Wait until the orders of ``update`` are in; False if the session stops first."""
+        while not (self.closed or self.sent_for >= update):
+            await self._moved.wait()
+        return not self.closed
+
+
+def _paced_scheduler(service, pace: _Pace, **options):
+    """The real scheduler, which does what is due for the open update only once the players' orders
+    for it are in: a deadline that passed meanwhile (the machine was slow to post the board or to
+    plan) then resolves the update with all of them, as it would have on a fast machine."""
+    from bot.scheduler import DueRun, GameScheduler
+    from bot.service import NotFound
+
+    class _PacedScheduler(GameScheduler):
+        async def _act(self, game_id: int) -> DueRun:
+            # run_due holds the game's lock around this: the update read here is the one acted on
+            try:
+                game = await self.service.get_game(game_id)
+            except NotFound:
+                game = None
+            if game is not None and game.status == "running" and not await pace.orders_in(game.update_no):
+                return DueRun(game_id, game.update_no)         # the session stops: nothing more resolves
+            return await super()._act(game_id)
+
+        async def shutdown(self, **kwargs) -> None:
+            pace.close()
+            await super().shutdown(**kwargs)
+
+    return _PacedScheduler(service, **options)
 
 
 def _ruleset(name: str) -> Ruleset:
@@ -251,7 +309,7 @@ class _Session:
         self.ledger = _Ledger(self.out / LEDGER)
         self.late = 0
         self.interval = options.interval
-        self.resolved_early = False     # the last update resolved as soon as every player had ordered
+        self.pace = _Pace()
         # a turn-based game (territory) keeps its own turn length: a turn ends at its player's accepted
         # submission and a skipped turn at once (RULES 5.4.8); the demo sets no pace of its own
         self.turn_based = variant_for(ruleset).features.turn_based
@@ -260,14 +318,13 @@ class _Session:
         self.resumed: tuple[int, bool] | None = None     # a re-run: (updates played before, already over)
 
     async def play(self) -> Summary:
-        from bot.scheduler import GameScheduler
         from bot.service import FilePublisher, OutboxRelay
 
         service = self.service
         game = await self.find_or_create()
         self.resumed = (game.snapshot_update or 0, game.status == "ended") if self.existed else None
-        if not self.turn_based:
-            self.interval = max(self.interval, service.schedule(game).seconds or 0)   # slowed down before?
+        if not self.turn_based and service.schedule(game).kind == "interval":
+            self.interval = service.schedule(game).seconds      # a session keeps the interval it began with
         relay = OutboxRelay(service, FilePublisher(self.out / POSTS), poll_seconds=0.5)
         progress = _Progress(self.options.updates)
         if game.status == "running" and not game.locked and game.claimed_by is None:
@@ -275,9 +332,13 @@ class _Session:
             # resolves with this update's orders in, as in a session that never stopped
             await self.play_update(game)
             game = await self.start_clock(game)
+        # the orders of the open update are in: sent just now, or locked in when the demo stopped
+        # (the scheduler's start may resolve it)
+        self.pace.sent(game.update_no)
         # a skipped turn is due the moment the turn before it resolves: the scheduler, seeing it due
         # after its run, waits retry_after (30 s) before it resolves it
-        scheduler = GameScheduler(service, **({"retry_after": SKIPPED_TURN_WAIT} if self.turn_based else {}))
+        scheduler = _paced_scheduler(service, self.pace,
+                                     **({"retry_after": SKIPPED_TURN_WAIT} if self.turn_based else {}))
         await service.start()          # its heartbeat (bot/service/claims.py): a demo killed mid-update
         await scheduler.start()        # holds its claim for the lease only
         stop = asyncio.Event()
@@ -295,12 +356,13 @@ class _Session:
                     break
                 await self.play_update(game)
                 played = game.update_no
-                await self.keep_pace(game)
+                self.pace.sent(played)
             played_out = True
         finally:
             # stopped, not cancelled: a task cancelled inside a database read can leave the
             # store's reader connection in an open transaction
             stop.set()
+            self.pace.close()
             service.posts_waiting.set()
             await delivery
             await scheduler.settle()
@@ -387,20 +449,6 @@ class _Session:
         return await self.service.configure(game.id, actor=_moderator(),
                                             schedule=Schedule("interval", seconds=self.interval))
 
-    async def keep_pace(self, game) -> None:
-        """On a machine so slow that the orders got in with little time to spare, lengthen the
-        interval from the next deadline on (no post mentions a time: the session stays the same)."""
-        from bot.service import Schedule
-
-        # everyone had ordered (the deadline became "now"), or the game's turns keep their own length
-        if self.resolved_early or self.turn_based:
-            return
-        spare = (game.deadline_at - self.service.now()).total_seconds() if game.deadline_at else self.interval
-        if spare >= self.interval / 2 or self.interval >= MAX_INTERVAL_SECONDS:
-            return
-        self.interval = min(2 * self.interval, MAX_INTERVAL_SECONDS)
-        await self.service.configure(game.id, actor=_moderator(), schedule=Schedule("interval", seconds=self.interval))
-
     async def next_open_update(self, game_id: int, played: int):
         """Wait until the scheduler has resolved update ``played`` (its board is posted) and the next
         update is open for orders, or the game has ended."""
@@ -442,7 +490,6 @@ class _Session:
                                           self.players, frozenset(shown))
         refused = secret = sent = 0
         answers: dict[str, list[str]] = {}      # each player's refusals, as the bot answers them privately
-        self.resolved_early = False
         for intent in intents:
             user = intent.player.user_id
             try:
@@ -457,11 +504,10 @@ class _Session:
                     continue
                 receipt = await service.submit_order(game.id, user_id=user, text=intent.order, source=intent.source)
             except (WrongTime, OrderRefused):
-                self.late += 1          # the update closed meanwhile (a very slow machine)
+                self.late += 1          # the update closed meanwhile (never: the deadline waits for the orders)
                 continue
             if receipt.update_no != update:
                 self.late += 1
-            self.resolved_early = self.resolved_early or receipt.resolves_now
             sent += 1
             secret += receipt.secret
         self.write_refusals(update, answers)

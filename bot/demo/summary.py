@@ -80,8 +80,9 @@ class Summary:
         lines += [f"  {label.ljust(width)}  {value}" for label, value in rows]
         if self.seconds and not over:
             lines.append(f"  {'time'.ljust(width)}  {self.seconds:.0f} s")
-        if self.interval > options.interval:
-            lines.append(f"  note: this machine was slow; updates were slowed to one every {self.interval} s")
+        if self.interval != options.interval:
+            lines.append(f"  note: a continued session keeps the interval it began with, one update every "
+                         f"{self.interval} s")
         if self.late:
             lines.append(f"  warning: {self.late} orders missed their update (a very slow machine?)")
         missing = self.missing()

@@ -53,8 +53,9 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Liveness:
-    """How often a service beats and how long a silent one keeps its claims (one place; tests
-    pass their own)."""
+    """How often a service beats and how long a silent one keeps its claims (one place: the bot
+    runs on :data:`LIVENESS`; the demo passes its own, a beat every second, so that a demo killed
+    and run again goes on after 3 s; tests pass theirs)."""
 
     #: the time between two heartbeats
     beat: timedelta = timedelta(seconds=5)

@@ -1,4 +1,5 @@
-"""One bot process for the fault tests (issue 26 item 4): ``python tests/faults/worker.py --url URL --name A``.
+"""One bot process for the fault tests (issue 26 item 4): ``python tests/faults/worker.py --url URL --name A``
+(the tests start it with :func:`run_forked`, forked from a process that has imported it already).
 
 It opens its own Store on the shared database (a SQLite file, or PostgreSQL), runs its own Service
 on its own event loop, and does what it is told on standard input, one JSON object a line, answering
@@ -292,7 +293,7 @@ async def serve(args) -> None:
         await store.close()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", required=True, help="the shared database: sqlite:///path or postgresql://...")
     parser.add_argument("--name", required=True, help="this process's name in the deliveries log")
@@ -302,9 +303,29 @@ def main() -> None:
     parser.add_argument("--shards", help="the Discord shards this process runs, A-B (with --shard-count)")
     parser.add_argument("--shard-count", type=int, help="how many shards the bot has in all")
     parser.add_argument("--offset-hours", type=float, default=0.0, help="the service's clock: the wall clock plus this")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format=f"{args.name} %(levelname)s %(message)s")
     asyncio.run(serve(args))
+
+
+def run_forked(argv: list[str], env: dict[str, str], commands, answers, stderr_path: str) -> None:
+    """:func:`main` in a process forked by multiprocessing's fork server (tests/faults/conftest.py),
+    as the command line would run it: ``commands`` and ``answers`` (the ends of two pipes, passed as
+    multiprocessing connections only to cross into this process) become its standard input and
+    output, ``stderr_path`` its standard error, ``env`` its environment."""
+    os.dup2(commands.fileno(), 0)
+    os.dup2(answers.fileno(), 1)
+    commands.close()
+    answers.close()
+    error = os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(error, 2)
+    os.close(error)
+    sys.stdin = open(0, "r", closefd=False)
+    sys.stdout = open(1, "w", buffering=1, closefd=False)
+    sys.stderr = open(2, "w", buffering=1, closefd=False)
+    os.environ.clear()
+    os.environ.update(env)
+    main(argv)
 
 
 if __name__ == "__main__":
