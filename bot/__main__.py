@@ -654,15 +654,15 @@ def _run_viewer(store_url, host: str, port: int, *, public_url: str | None = Non
             except OSError as exc:
                 raise CommandError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
             try:
-                shown = f"[{host}]" if ":" in host else host
-                print(f"viewer: http://{shown}:{port}/", flush=True)
                 stop = asyncio.Event()
                 loop = asyncio.get_running_loop()
-                for number in (signal.SIGINT, signal.SIGTERM):
+                for number in (signal.SIGINT, signal.SIGTERM):     # before the line that says it is ready
                     try:
                         loop.add_signal_handler(number, stop.set)
                     except (NotImplementedError, RuntimeError):
                         pass
+                shown = f"[{host}]" if ":" in host else host
+                print(f"viewer: http://{shown}:{port}/", flush=True)
                 await stop.wait()
             finally:
                 await runner.cleanup()

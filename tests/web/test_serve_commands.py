@@ -31,6 +31,14 @@ def _start(*args: str) -> subprocess.Popen:
                             env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"})    # buffered output
 
 
+def _stopped(process: subprocess.Popen, timeout: float = 20) -> int:
+    """The exit status of a process sent a signal, its pipes drained meanwhile (a child whose
+    unread stderr filled the pipe would wait on it forever); what it wrote, should it fail."""
+    _, err = process.communicate(timeout=timeout)
+    assert process.returncode == 0, err
+    return process.returncode
+
+
 def _viewer_line(process: subprocess.Popen, timeout: float = 120) -> str:
     """The ``viewer:`` line, read as soon as it is written (it is flushed: no buffering waits)."""
     deadline = time.monotonic() + timeout
@@ -54,7 +62,7 @@ def test_web_serves_a_store_until_a_signal(tmp_path, stop):
         page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
         assert f'<a href="/games/{game_id}">' in page        # it answers when it says so
         process.send_signal(stop)
-        assert process.wait(timeout=20) == 0
+        assert _stopped(process) == 0
     finally:
         process.kill()
         process.communicate()
@@ -78,7 +86,7 @@ def test_demo_serve_plays_then_serves_and_serves_a_played_session_again(tmp_path
         assert _viewer_line(process, timeout=180) == f"viewer: http://127.0.0.1:{port}/"
         assert '<a href="/games/1">' in urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
         process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=20) == 0
+        assert _stopped(process) == 0
     finally:
         process.kill()
         process.communicate()
@@ -89,7 +97,7 @@ def test_demo_serve_plays_then_serves_and_serves_a_played_session_again(tmp_path
         _viewer_line(again, timeout=60)
         assert time.monotonic() - started < 30           # not played again: no deadline waited for
         again.send_signal(signal.SIGINT)
-        assert again.wait(timeout=20) == 0
+        assert _stopped(again) == 0
     finally:
         again.kill()
         again.communicate()
