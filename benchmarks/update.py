@@ -21,8 +21,10 @@ Each round, with every player ordering, prints:
   before the update.
 
 Then the medians of the rounds, and a restarted bot's first order (the position read again from the
-database), with the loop's longest block meanwhile. Goal (issue 25): the 1,000-player update end
-to end in at most twice the engine's own time; the loop never blocked more than 50 ms.
+database), with the loop's longest block meanwhile. Budget (issue 38): the 1,000-player update end
+to end in under 2 s; the loop never blocked more than 50 ms. (Issue 25 aimed at twice the engine's
+own time; issue 38 made the budget an absolute one and removed the render pool, which the budget
+does not need: the ratio is printed as a figure.)
 """
 
 from __future__ import annotations
@@ -189,11 +191,12 @@ async def run(players: int, pieces: int, rounds: int, folder: str, store_url: st
         show(f"median of {rounds}", median)
         await after_restart(store, game_id, user_ids)
         ratio = median["total"] / median["engine"]
-        if players >= 1_000:    # the goal is the large game's; a small one's update is mostly fixed costs
-            print(f"  goal (1,000 players): end to end at most 2 x the engine: {'met' if ratio <= 2 else 'NOT met'} "
-                  f"({ratio:.1f} x); loop blocked at most 50 ms: {'met' if median['block'] <= 0.05 else 'NOT met'}")
+        if players >= 1_000:    # the budget is the large game's; a small one's update is mostly fixed costs
             print(f"  budget (issue 38): end to end under 2 s: {'met' if median['total'] < 2 else 'NOT met'} "
-                  f"({median['total']:.2f} s)")
+                  f"({median['total']:.2f} s); loop blocked at most 50 ms: "
+                  f"{'met' if median['block'] <= 0.05 else 'NOT met'}")
+            print(f"  end to end / the engine: {ratio:.1f} x (issue 25's aim of at most 2 x, met at 1.9 x with the "
+                  "render pool, gave way to issue 38's budget: the pool went, docs/service.md)")
     finally:
         await store.close()
 
