@@ -122,6 +122,11 @@ class Kingdom:
     centre: Square
     radius: int
 
+    def holds(self, square: Square) -> bool:
+        """Whether ``square`` is inside the kingdom (D60: ``dx^2 + dy^2 <= radius^2``)."""
+        dx, dy = square[0] - self.centre[0], square[1] - self.centre[1]
+        return dx * dx + dy * dy <= self.radius * self.radius
+
 
 @dataclass(frozen=True, slots=True)
 class Fading:

@@ -165,7 +165,7 @@ def tag_squares(owner: str, circles: list[Kingdom], occupied: Callable[[Square],
         (cx, cy), others = kingdom.centre, [other for other in circles if other is not kingdom]
         for nearest in _point_squares(kingdom.radius):
             squares = [(cx + dx, cy + dy) for dx, dy in nearest]
-            square = next((sq for sq in squares if not any(_inside(other, sq) for other in others)
+            square = next((sq for sq in squares if not any(other.holds(sq) for other in others)
                            and not any(occupied((sq[0] + dx, sq[1])) for dx in range(-TAG_REACH, TAG_REACH + 1))
                            and not any(claimed.get((sq[0] + dx, sq[1]), owner) < owner
                                        for dx in range(-2 * TAG_REACH, 2 * TAG_REACH + 1))), None)
@@ -196,12 +196,8 @@ def _point_squares(radius: int) -> tuple[tuple[tuple[int, int], ...], ...]:
 @lru_cache(maxsize=64)
 def _circle_edge(radius: int) -> tuple[tuple[int, int], ...]:
     """The offsets of the squares of a circle of ``radius`` with a neighbour outside it."""
+    circle = Kingdom("", None, (0, 0), radius)
     inside = {(dx, dy) for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1)
-              if dx * dx + dy * dy <= radius * radius}
+              if circle.holds((dx, dy))}
     return tuple(sorted((dx, dy) for dx, dy in inside
                         if any((dx + ex, dy + ey) not in inside for (ex, ey), _ in _SIDES)))
-
-
-def _inside(kingdom: Kingdom, square: Square) -> bool:
-    (cx, cy), r = kingdom.centre, kingdom.radius
-    return (square[0] - cx) ** 2 + (square[1] - cy) ** 2 <= r * r
