@@ -27,7 +27,7 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import NamedTuple
+from typing import Awaitable, Callable, NamedTuple
 
 from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -126,12 +126,17 @@ class GameScheduler:
     ``scheduler``: an :class:`AsyncIOScheduler` to use (it is started by :meth:`start` if it is not
     running yet, and left running by :meth:`shutdown`); by default one of its own, in UTC, which
     :meth:`shutdown` stops. ``retry_after``: the wait before a due moment that could not be done is
-    tried again.
+    tried again. ``ready``: awaited with a running game before its due moments are done (under the
+    game's lock); False: nothing is done now, True: the game is read again and its due moments done.
+    The demo's players use it so that a deadline waits for their orders (bot/demo/session.py); the
+    bot has none.
     """
 
     def __init__(self, service: Service, *, scheduler: AsyncIOScheduler | None = None,
-                 retry_after: timedelta = RETRY_AFTER) -> None:
+                 retry_after: timedelta = RETRY_AFTER,
+                 ready: Callable[[Game], Awaitable[bool]] | None = None) -> None:
         self.service = service
+        self.ready = ready
         self.scheduler = scheduler if scheduler is not None else AsyncIOScheduler(timezone=timezone.utc)
         self.retry_after = retry_after
         self._placed_for: dict[int, _Moments] = {}         # game id -> what its jobs were placed for
@@ -276,6 +281,10 @@ class GameScheduler:
 
     async def _act(self, game_id: int) -> DueRun:
         game = await self._read(game_id)
+        if game is not None and game.status == "running" and self.ready is not None:
+            if not await self.ready(game):
+                return DueRun(game_id, game.update_no)
+            game = await self._read(game_id)            # as it stands after the wait
         if game is None:
             return DueRun(game_id, None)
         if self._closing or game.status != "running" or not self.service.owns(game):

@@ -142,6 +142,36 @@ async def test_the_deadline_resolves_once_and_the_next_one_is_scheduled(bot, clo
     assert bot.scheduler.jobs(game_id)["deadline"] == T0 + timedelta(hours=2)
 
 
+async def test_a_deadline_waits_for_what_its_ready_hook_awaits(bot, clock):
+    """``ready`` (the demo's players, who are never late): a due deadline waits for it, is left
+    alone when it says no, and resolves the update as it stands once it says yes."""
+    game_id = await new_game(bot, moved=(1, 2))
+    go, answer = asyncio.Event(), {"ready": True}
+    asked = []
+
+    async def ready(game) -> bool:
+        asked.append(game.update_no)
+        await go.wait()
+        return answer["ready"]
+
+    bot.scheduler.ready = ready
+    clock.advance(hours=1)
+    answer["ready"] = False
+    go.set()
+    left = await bot.scheduler.run_due(game_id)
+    assert left.resolution is None and await bot.resolved_updates(game_id) == []     # said no: nothing done
+    go.clear()
+    answer["ready"] = True
+    waiting = asyncio.ensure_future(bot.scheduler.run_due(game_id))
+    await asyncio.sleep(0.05)
+    assert not waiting.done()                                  # the deadline waits for the last order
+    await bot.service.submit_order(game_id, user_id=3, text=KINGS[3])
+    go.set()
+    run = await waiting
+    assert run.resolved and run.update_no == 1 and asked == [1, 1]
+    assert await bot.resolved_updates(game_id) == [1]
+
+
 async def test_a_deadline_job_fired_twice_at_once_resolves_once(bot, clock):
     game_id = await new_game(bot, moved=(1, 2, 3))
     clock.advance(hours=1)

@@ -10,7 +10,7 @@ family (:mod:`bot.demo.planners`).
 
 The simulated players are never late: a deadline that falls while they are still sending an
 update's orders (a machine busy drawing the last board) is acted on once they are all in
-(:class:`_PacedScheduler`). So a seed plays the same session, post for post, on any machine and any
+(the scheduler's ``ready``, :class:`_Pace`). So a seed plays the same session, post for post, on any machine and any
 store, whatever the interval; and the interval only sets how fast the session goes.
 """
 
@@ -254,31 +254,6 @@ class _Pace:
         return not self.closed
 
 
-def _paced_scheduler(service, pace: _Pace, **options):
-    """The real scheduler, which does what is due for the open update only once the players' orders
-    for it are in: a deadline that passed meanwhile (the machine was slow to post the board or to
-    plan) then resolves the update with all of them, as it would have on a fast machine."""
-    from bot.scheduler import DueRun, GameScheduler
-    from bot.service import NotFound
-
-    class _PacedScheduler(GameScheduler):
-        async def _act(self, game_id: int) -> DueRun:
-            # run_due holds the game's lock around this: the update read here is the one acted on
-            try:
-                game = await self.service.get_game(game_id)
-            except NotFound:
-                game = None
-            if game is not None and game.status == "running" and not await pace.orders_in(game.update_no):
-                return DueRun(game_id, game.update_no)         # the session stops: nothing more resolves
-            return await super()._act(game_id)
-
-        async def shutdown(self, **kwargs) -> None:
-            pace.close()
-            await super().shutdown(**kwargs)
-
-    return _PacedScheduler(service, **options)
-
-
 def _ruleset(name: str) -> Ruleset:
     from bot.engine.ruleset import RulesetError, preset_names
 
@@ -318,6 +293,7 @@ class _Session:
         self.resumed: tuple[int, bool] | None = None     # a re-run: (updates played before, already over)
 
     async def play(self) -> Summary:
+        from bot.scheduler import GameScheduler
         from bot.service import FilePublisher, OutboxRelay
 
         service = self.service
@@ -337,8 +313,11 @@ class _Session:
         self.pace.sent(game.update_no)
         # a skipped turn is due the moment the turn before it resolves: the scheduler, seeing it due
         # after its run, waits retry_after (30 s) before it resolves it
-        scheduler = _paced_scheduler(service, self.pace,
-                                     **({"retry_after": SKIPPED_TURN_WAIT} if self.turn_based else {}))
+        # the real scheduler, which does what is due for the open update only once the players'
+        # orders for it are in: a deadline that passed meanwhile (the machine was slow to post the
+        # board or to plan) then resolves the update with all of them, as on a fast machine
+        scheduler = GameScheduler(service, ready=lambda game: self.pace.orders_in(game.update_no),
+                                  **({"retry_after": SKIPPED_TURN_WAIT} if self.turn_based else {}))
         await service.start()          # its heartbeat (bot/service/claims.py): a demo killed mid-update
         await scheduler.start()        # holds its claim for the lease only
         stop = asyncio.Event()
